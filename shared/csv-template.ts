@@ -1,0 +1,57 @@
+/** The CSV template of decisions.md section 2: header checks and cell typing, shared by server and uploader. */
+import { CSV_COLUMNS, REQUIRED_COLUMNS } from './files.schema';
+import type { RecordKind } from './records.schema';
+import { RECORD_KINDS } from './records.schema';
+
+const NUMBER_COLUMNS = new Set(['periodsPerYear', 'grossAnnualSalary', 'salaryPerPeriod', 'standardHours', 'hourlyRate', 'amount']);
+const BOOLEAN_COLUMNS = new Set(['eligibleForBenefits']);
+const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
+
+/** The delimiter, taken from the header line: `;` when it has more semicolons than commas. */
+export function detectDelimiter(headerLine: string): ',' | ';' {
+  const count = (ch: string) => headerLine.split(ch).length - 1;
+  return count(';') > count(',') ? ';' : ',';
+}
+
+/** Header names as matched: trimmed, and a leading BOM dropped. */
+export function normalizeHeader(header: readonly string[]): string[] {
+  return header.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
+}
+
+/** Whole-file problems of a header for a kind: missing required columns, unknown or repeated columns. */
+export function headerProblems(kind: RecordKind, header: readonly string[]): string[] {
+  const known = new Set<string>(CSV_COLUMNS[kind]);
+  const problems: string[] = [];
+  const missing = REQUIRED_COLUMNS[kind].filter((c) => !header.includes(c));
+  if (missing.length) problems.push(`missing required column(s): ${missing.join(', ')}`);
+  const unknown = header.filter((h) => !known.has(h));
+  if (unknown.length) problems.push(`unknown column(s): ${unknown.map((u) => (u === '' ? '(empty name)' : u)).join(', ')}`);
+  const repeated = header.filter((h, i) => h !== '' && header.indexOf(h) !== i);
+  if (repeated.length) problems.push(`repeated column(s): ${[...new Set(repeated)].join(', ')}`);
+  return problems;
+}
+
+/** The kind whose template a header matches, if exactly one does. */
+export function kindOfHeader(header: readonly string[]): RecordKind | undefined {
+  const fits = RECORD_KINDS.filter((k) => headerProblems(k, header).length === 0);
+  return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** A cell as the record field's value: empty is absent; numbers use `.`; booleans are true/false. */
+export function cellValue(column: string, raw: string): unknown {
+  const cell = raw.trim();
+  if (cell === '') return undefined;
+  if (NUMBER_COLUMNS.has(column)) return NUMBER_RE.test(cell) ? Number(cell) : cell;
+  if (BOOLEAN_COLUMNS.has(column)) return cell === 'true' ? true : cell === 'false' ? false : cell;
+  return raw;
+}
+
+/** The record of one CSV row (cells beyond the header are reported by the caller). */
+export function rowToRecord(header: readonly string[], cells: readonly string[]): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  header.forEach((column, i) => {
+    const value = cellValue(column, cells[i] ?? '');
+    if (value !== undefined) record[column] = value;
+  });
+  return record;
+}

@@ -1,0 +1,43 @@
+/** Webhook delivery attempts and their audit query (spec "Delivery attempt", decisions.md section 6). */
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+export const DELIVERY_TYPE = { NEW: 1, RETRY: 2 } as const;
+export const DELIVERY_STATUS = { PENDING: 1, SUCCESS: 2, FAILED: 3 } as const;
+
+export const deliveryAttemptSchema = z.object({
+  id: z.number().int(),
+  type: z.union([z.literal(1), z.literal(2)]),
+  status: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  /** null while pending, and after a time-out or connection error. */
+  httpStatusCode: z.number().int().nullable(),
+  /** 0 while pending. */
+  durationMs: z.number().int(),
+  /** Retries performed before this attempt (0 for the first). */
+  attemptCount: z.number().int(),
+  /** UTC, `YYYY-MM-DDTHH:MM:SS`, no zone designator. */
+  createdAt: z.string(),
+  /** The event this attempt delivers (the `webhook-id` header), an extension. */
+  eventId: z.string(),
+  eventType: z.string(),
+});
+export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
+
+const intParam = (name: string, min: number, max: number) =>
+  z.string()
+    .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be a whole number from ${min} to ${max}`);
+
+/** Query of GET /law/api/v1/deliveries; values arrive as strings. */
+export const deliveriesQuerySchema = z.strictObject(
+  {
+    status: intParam('status', 1, 3).optional(),
+    maxRetries: intParam('maxRetries', 0, LIMITS.deliveryRetries).optional(),
+    limit: intParam('limit', 1, LIMITS.deliveriesMaxLimit).default(LIMITS.deliveriesDefaultLimit),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown query parameter(s): ${(iss.keys ?? []).join(', ')}` : 'bad query') },
+);
+export type DeliveriesQuery = z.output<typeof deliveriesQuerySchema>;
+
+export const deliveryIdSchema = z.string().regex(/^\d{1,15}$/, 'the delivery id must be a whole number').transform(Number);

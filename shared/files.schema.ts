@@ -1,0 +1,66 @@
+/** The file handshake: file types, CSV templates, metadata and grants (decisions.md sections 2 and 4). */
+import { z } from 'zod';
+import { isReferenceDate } from './dates';
+import { LIMITS } from './limits';
+import type { RecordKind } from './records.schema';
+
+/** Request `fileType` code -> response name and record kind. */
+export const FILE_TYPES = {
+  '1': { name: 'Census', kind: 'census' },
+  '2': { name: 'Receipt', kind: 'receipt' },
+} as const satisfies Record<string, { name: string; kind: RecordKind }>;
+export type FileTypeCode = keyof typeof FILE_TYPES;
+export type FileTypeName = (typeof FILE_TYPES)[FileTypeCode]['name'];
+export const FILE_TYPE_CODES = Object.keys(FILE_TYPES) as FileTypeCode[];
+
+export function fileTypeOfKind(kind: RecordKind): FileTypeCode {
+  return kind === 'census' ? '1' : '2';
+}
+
+/** CSV template columns: the record's field names, in the documented order (order in a file is free). */
+export const CSV_COLUMNS = {
+  census: [
+    'lastName', 'firstName', 'employeeRegistration', 'hireDate', 'employeeStatus', 'eligibleForBenefits',
+    'payCycle', 'periodsPerYear', 'grossAnnualSalary', 'salaryPerPeriod', 'standardHours', 'hourlyRate',
+    'timeType', 'payrollGroup', 'payrollArea', 'personnelSubArea',
+  ],
+  receipt: ['lastName', 'firstName', 'ssn', 'employeeRegistration', 'paymentDate', 'amount'],
+} as const satisfies Record<RecordKind, readonly string[]>;
+
+export const REQUIRED_COLUMNS = {
+  census: ['lastName', 'firstName', 'employeeRegistration', 'hireDate', 'employeeStatus'],
+  receipt: CSV_COLUMNS.receipt,
+} as const satisfies Record<RecordKind, readonly string[]>;
+
+const MD5_RE = /^[0-9a-fA-F]{32}$/;
+
+export const fileMetadataSchema = z.strictObject(
+  {
+    fileType: z.string({ error: 'is required' }).refine((v) => v in FILE_TYPES, {
+      error: `must be one of the file type codes ${FILE_TYPE_CODES.map((c) => `"${c}" (${FILE_TYPES[c].name})`).join(', ')}`,
+    }),
+    referenceDate: z.string({ error: 'is required' }).refine(isReferenceDate, 'must be a real date written YYYY-MM-DDT00:00:00Z'),
+    checksum: z.string({ error: 'is required' }).regex(MD5_RE, 'must be a valid MD5 hexadecimal string (32 hex digits)'),
+    fileName: z.string({ error: 'is required' })
+      .max(LIMITS.fileNameMax, `must be at most ${LIMITS.fileNameMax} characters`)
+      .refine((v) => /\.csv$/i.test(v), 'must end in .csv')
+      .refine((v) => !/[\\/]/.test(v) && !v.includes('..'), 'must be a plain file name without path separators or ..')
+      .refine((v) => v.length > 4, 'must have a name before .csv'),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'must be an object') },
+);
+export type FileMetadata = z.output<typeof fileMetadataSchema> & { fileType: FileTypeCode };
+
+export const submissionRequestSchema = z
+  .array(fileMetadataSchema, { error: 'the body must be a JSON array of file metadata' })
+  .min(1, 'the array must hold at least one file')
+  .max(LIMITS.submissionItems, `at most ${LIMITS.submissionItems} files per request`);
+
+export const uploadGrantSchema = z.object({
+  fileName: z.string(),
+  fileType: z.enum(['Census', 'Receipt']),
+  uploadUrl: z.string().url(),
+  expiration: z.string(),
+});
+export type UploadGrant = z.infer<typeof uploadGrantSchema>;
+export const submissionResponseSchema = z.array(uploadGrantSchema);

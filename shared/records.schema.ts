@@ -1,0 +1,98 @@
+/** Census and receipt records: the rules of decisions.md section 1. */
+import { z } from 'zod';
+import { isRealDate } from './dates';
+import { LIMITS } from './limits';
+
+/** `null` is treated as absent. */
+const absentIfNull = (v: unknown) => (v === null ? undefined : v);
+
+const text = (max: number = LIMITS.stringMax) =>
+  z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+
+const date = () =>
+  z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a date YYYY-MM-DD') })
+    .refine(isRealDate, 'must be a real calendar date YYYY-MM-DD');
+
+/** True when a number has at most two decimals (exactly, not by float rounding). */
+export function hasAtMostTwoDecimals(v: number): boolean {
+  return Number.isInteger(v) || /^-?\d+\.\d{1,2}$/.test(String(v));
+}
+
+const finite = () =>
+  z.number({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a number') })
+    .refine(Number.isFinite, 'must be a finite number');
+
+const money = () =>
+  finite().min(0, 'must be 0 or more').refine(hasAtMostTwoDecimals, 'must have at most 2 decimals');
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
+
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(absentIfNull, schema.optional());
+const required = <T extends z.ZodType>(schema: T) => z.preprocess(absentIfNull, schema);
+
+export const EMPLOYEE_STATUSES = ['ACTIVE', 'ON_LEAVE', 'TERMINATED'] as const;
+export const PAY_CYCLES = ['WEEKLY', 'BIWEEKLY', 'SEMIMONTHLY', 'MONTHLY'] as const;
+export const TIME_TYPES = ['FULL_TIME', 'PART_TIME'] as const;
+
+const unknownFields = (iss: { code?: string; keys?: string[] }) =>
+  iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'must be an object';
+
+export const censusRecordSchema = z.strictObject(
+  {
+    lastName: required(text()),
+    firstName: required(text()),
+    employeeRegistration: required(text(LIMITS.employeeRegistrationMax)),
+    hireDate: required(date()),
+    employeeStatus: required(oneOf(EMPLOYEE_STATUSES)),
+    eligibleForBenefits: optional(z.boolean({ error: 'must be true or false' })),
+    payCycle: optional(oneOf(PAY_CYCLES)),
+    periodsPerYear: optional(
+      z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 to 366').max(366, 'must be 1 to 366'),
+    ),
+    grossAnnualSalary: optional(money()),
+    salaryPerPeriod: optional(money()),
+    standardHours: optional(finite().min(0, 'must be 0 to 168').max(168, 'must be 0 to 168')),
+    hourlyRate: optional(money()),
+    timeType: optional(oneOf(TIME_TYPES)),
+    payrollGroup: optional(text()),
+    payrollArea: optional(text()),
+    personnelSubArea: optional(text()),
+  },
+  { error: unknownFields },
+);
+
+export const receiptRecordSchema = z.strictObject(
+  {
+    lastName: required(text()),
+    firstName: required(text()),
+    ssn: required(
+      z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+        .regex(/^\d{3}-\d{2}-\d{4}$/, 'must be written 123-45-6789'),
+    ),
+    employeeRegistration: required(text(LIMITS.employeeRegistrationMax)),
+    paymentDate: required(date()),
+    amount: required(finite().gt(0, 'must be more than 0').refine(hasAtMostTwoDecimals, 'must have at most 2 decimals')),
+  },
+  { error: unknownFields },
+);
+
+export type CensusRecord = z.output<typeof censusRecordSchema>;
+export type ReceiptRecord = z.output<typeof receiptRecordSchema>;
+/** What a client may send (before trimming and null-stripping). */
+export type CensusRecordInput = z.input<typeof censusRecordSchema>;
+export type ReceiptRecordInput = z.input<typeof receiptRecordSchema>;
+
+const batch = <T extends z.ZodType>(record: T) =>
+  z.array(record, { error: 'the body must be a JSON array of records' }).min(1, 'the array must hold at least one record');
+
+export const censusBatchSchema = batch(censusRecordSchema);
+export const receiptBatchSchema = batch(receiptRecordSchema);
+
+export const RECORD_KINDS = ['census', 'receipt'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+export const recordSchemas = { census: censusRecordSchema, receipt: receiptRecordSchema } as const;
+export const batchSchemas = { census: censusBatchSchema, receipt: receiptBatchSchema } as const;

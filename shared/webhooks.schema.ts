@@ -1,0 +1,30 @@
+/** Webhook events sent to the client's endpoint (decisions.md section 6). */
+import { z } from 'zod';
+import { recordErrorSchema } from './imports.schema';
+import { RECORD_KINDS } from './records.schema';
+
+export const WEBHOOK_EVENT_TYPES = ['import.processed', 'import.rejected'] as const;
+
+export const webhookEventSchema = z.object({
+  id: z.string(),
+  type: z.enum(WEBHOOK_EVENT_TYPES),
+  createdAt: z.string(),
+  data: z.object({
+    importId: z.string(),
+    kind: z.enum(RECORD_KINDS),
+    source: z.enum(['json', 'file']),
+    fileName: z.string().optional(),
+    status: z.enum(['PROCESSED', 'REJECTED']),
+    acceptedRecords: z.number().int(),
+    rejectedRecords: z.number().int(),
+    errors: z.array(recordErrorSchema),
+  }),
+});
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** `whsec_` + base64 of at least 24 bytes. */
+export const webhookSecretSchema = z.string().refine((v) => {
+  if (!v.startsWith('whsec_')) return false;
+  const b64 = v.slice(6);
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(b64) && Math.floor((b64.replace(/=+$/, '').length * 3) / 4) >= 24;
+}, 'must be whsec_ followed by base64 of at least 24 random bytes');
