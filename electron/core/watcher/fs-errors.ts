@@ -1,0 +1,29 @@
+/** How the watcher reacts to a failed stat/open/readdir. */
+export type FsErrorKind = 'gone' | 'busy' | 'other';
+
+// Windows reports a file still held open by its writer (Excel, an export tool) as EBUSY or EPERM;
+// network shares often answer EACCES for the same situation. All three usually clear up by themselves.
+const BUSY_CODES = new Set(['EBUSY', 'EPERM', 'EACCES']);
+const GONE_CODES = new Set(['ENOENT', 'ENOTDIR']);
+
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') return error.code;
+  return undefined;
+}
+
+export function classifyFsError(error: unknown): FsErrorKind {
+  const code = errorCode(error);
+  if (code !== undefined && GONE_CODES.has(code)) return 'gone';
+  if (code !== undefined && BUSY_CODES.has(code)) return 'busy';
+  return 'other';
+}
+
+/** Delay before retry number `attempt` (0-based): doubling from `baseMs`, capped at `maxMs`. */
+export function busyBackoffMs(attempt: number, baseMs: number, maxMs = 5_000): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

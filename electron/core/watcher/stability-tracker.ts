@@ -1,0 +1,165 @@
+import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Logger } from '../../lib/logger';
+import { busyBackoffMs, classifyFsError, describeError, errorCode } from './fs-errors';
+
+/** A candidate file whose size and mtime held still for the stability window and that could be opened. */
+export type StableFile = { path: string; name: string; size: number; mtimeMs: number };
+
+export type StabilityTrackerOptions = {
+  stabilityMs: number;
+  /** How often a pending file is re-stat'ed. */
+  checkIntervalMs: number;
+  /** Bounded retries for EBUSY/EPERM/EACCES before the file is reported and left for the next sweep. */
+  busyRetries: number;
+  busyBaseDelayMs: number;
+  onStable: (file: StableFile) => void;
+  onError: (error: Error) => void;
+  logger: Logger;
+};
+
+/**
+ * Decides when a file has finished being written. Every `consider(path)` for the same path merges into one
+ * pending check; a version (size + mtime) is reported once, and again only if it changes afterwards.
+ */
+export type StabilityTracker = {
+  consider(path: string): void;
+  /** The file went away: drop its pending check and its "already reported" memory. */
+  forget(path: string): void;
+  /** After a full listing: forget reported versions of files no longer there, so memory stays bounded. */
+  retainOnly(paths: ReadonlySet<string>): void;
+  /** Drop every pending check (the folder went away); reported versions are kept. */
+  cancelAll(): void;
+  pendingCount(): number;
+  /** Clears every timer and waits for in-flight stat/open calls; nothing is reported afterwards. */
+  stop(): Promise<void>;
+};
+
+type Pending = {
+  size?: number;
+  mtimeMs?: number;
+  /** performance.now() when the current size/mtime was first seen. */
+  since: number;
+  busyAttempts: number;
+  timer?: NodeJS.Timeout;
+};
+
+const versionKey = (size: number, mtimeMs: number): string => `${size}:${mtimeMs}`;
+
+export function createStabilityTracker(options: StabilityTrackerOptions): StabilityTracker {
+  const { stabilityMs, checkIntervalMs, logger } = options;
+  const pending = new Map<string, Pending>();
+  const reported = new Map<string, string>();
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+
+  const schedule = (path: string, entry: Pending, delayMs: number): void => {
+    if (stopped) return;
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      const run = check(path, entry).catch((error: unknown) => {
+        // check() handles its own fs errors; this is the last guard so nothing escapes as an unhandled rejection.
+        options.onError(new Error(`Watcher check of "${path}" failed: ${describeError(error)}`));
+      });
+      inFlight.add(run);
+      void run.finally(() => inFlight.delete(run));
+    }, delayMs);
+  };
+
+  const drop = (path: string, entry: Pending): void => {
+    if (entry.timer) clearTimeout(entry.timer);
+    if (pending.get(path) === entry) pending.delete(path);
+  };
+
+  const onFsError = (path: string, entry: Pending, error: unknown, action: string): void => {
+    const kind = classifyFsError(error);
+    if (kind === 'gone') {
+      logger.debug(`${basename(path)} disappeared before it settled`);
+      drop(path, entry);
+      return;
+    }
+    if (kind === 'busy' && entry.busyAttempts < options.busyRetries) {
+      const delay = busyBackoffMs(entry.busyAttempts, options.busyBaseDelayMs);
+      entry.busyAttempts += 1;
+      logger.debug(`${basename(path)} is busy (${errorCode(error)}), retry ${entry.busyAttempts} in ${delay} ms`);
+      schedule(path, entry, delay);
+      return;
+    }
+    drop(path, entry);
+    const why = kind === 'busy'
+      ? `it stayed locked or access was denied (${errorCode(error)}) after ${entry.busyAttempts} retries`
+      : describeError(error);
+    options.onError(new Error(`Cannot ${action} "${path}": ${why}. It will be tried again at the next sweep.`, { cause: error }));
+  };
+
+  const check = async (path: string, entry: Pending): Promise<void> => {
+    if (stopped || pending.get(path) !== entry) return;
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      if (!stopped && pending.get(path) === entry) onFsError(path, entry, error, 'read the size of');
+      return;
+    }
+    if (stopped || pending.get(path) !== entry) return;
+    if (!info.isFile()) {
+      drop(path, entry);
+      return;
+    }
+    const key = versionKey(info.size, info.mtimeMs);
+    if (reported.get(path) === key) {
+      drop(path, entry);
+      return;
+    }
+    const now = performance.now();
+    if (entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) {
+      entry.size = info.size;
+      entry.mtimeMs = info.mtimeMs;
+      entry.since = now;
+      schedule(path, entry, stabilityMs === 0 ? 0 : checkIntervalMs);
+      return;
+    }
+    if (now - entry.since < stabilityMs) {
+      schedule(path, entry, Math.min(checkIntervalMs, stabilityMs - (now - entry.since)));
+      return;
+    }
+    // Size and mtime held still; a writer that keeps the file open without writing is caught by the open.
+    try {
+      const handle = await open(path, 'r');
+      await handle.close();
+    } catch (error) {
+      if (!stopped && pending.get(path) === entry) onFsError(path, entry, error, 'open');
+      return;
+    }
+    if (stopped || pending.get(path) !== entry) return;
+    drop(path, entry);
+    reported.set(path, key);
+    options.onStable({ path, name: basename(path), size: info.size, mtimeMs: info.mtimeMs });
+  };
+
+  return {
+    consider(path) {
+      if (stopped || pending.has(path)) return;
+      const entry: Pending = { since: performance.now(), busyAttempts: 0 };
+      pending.set(path, entry);
+      schedule(path, entry, 0);
+    },
+    forget(path) {
+      const entry = pending.get(path);
+      if (entry) drop(path, entry);
+      reported.delete(path);
+    },
+    retainOnly(paths) {
+      for (const path of [...reported.keys()]) if (!paths.has(path)) reported.delete(path);
+    },
+    cancelAll() {
+      for (const [path, entry] of [...pending]) drop(path, entry);
+    },
+    pendingCount: () => pending.size,
+    async stop() {
+      stopped = true;
+      for (const [path, entry] of [...pending]) drop(path, entry);
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
