@@ -1,0 +1,3 @@
+export * from './settings-store';
+export * from './settings-errors';
+export * from './base-url';

@@ -1,0 +1,37 @@
+/** Typed errors of the settings store; each carries readable messages, never a setting's value. */
+import type { z } from 'zod';
+
+/** Turns zod issues into "path: message" lines. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}`);
+}
+
+/** The settings file cannot be used as it is; it was left untouched for the user to fix or remove. */
+export class SettingsFileError extends Error {
+  override readonly name = 'SettingsFileError';
+  constructor(
+    readonly path: string,
+    readonly issues: readonly string[],
+  ) {
+    super(
+      `The settings file ${path} is invalid and was left unchanged; fix or remove it:\n` +
+        issues.map((line) => `  - ${line}`).join('\n'),
+    );
+  }
+}
+
+/** A settings change was refused; nothing was written. */
+export class SettingsValidationError extends Error {
+  override readonly name = 'SettingsValidationError';
+  constructor(readonly issues: readonly string[]) {
+    super(`Invalid settings (nothing was saved):\n${issues.map((line) => `  - ${line}`).join('\n')}`);
+  }
+}
+
+/** A profile that is needed has no base URL yet. */
+export class MissingBaseUrlError extends Error {
+  override readonly name = 'MissingBaseUrlError';
+  constructor(readonly profile: string) {
+    super(`No base URL for the ${profile} profile: set the ${profile} base URL in settings or pass --base-url`);
+  }
+}

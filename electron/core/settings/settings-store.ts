@@ -1,0 +1,101 @@
+/** Typed settings on disk: validated on load and on every change, never silently reset (decisions.md section 9). */
+import path from 'node:path';
+import Conf from 'conf';
+import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/settings.schema';
+import { isPlainObject, mergePatch } from './merge-patch';
+import { SettingsFileError, SettingsValidationError, formatIssues } from './settings-errors';
+
+/**
+ * Where the settings live. `conf` and electron-store (which extends conf) fit as they are: reading `store`
+ * reads the file, assigning it writes the file atomically (temp + rename).
+ */
+export type SettingsBacking = { readonly path: string; store: Record<string, unknown> };
+
+export type SettingsStore = {
+  /** The settings file. */
+  readonly path: string;
+  /** The current settings, defaults filled in; throws SettingsFileError when the file is broken. */
+  get(): Settings;
+  /** Validates the merged result, writes only what the user set, returns the new settings. */
+  update(patch: SettingsPatch): Settings;
+};
+
+export type SettingsStoreOptions = { cwd: string } | { backing: SettingsBacking };
+
+const FILE_NAME = 'settings';
+// conf's own bookkeeping key (migrations); not a user setting.
+const CONF_INTERNAL_KEY = '__internal__';
+
+class NotAnObjectError extends Error {}
+
+function deserialize(text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  // conf would turn `5`, `null` or `[...]` into `{}` and a later write would then wipe the file.
+  if (!isPlainObject(value)) throw new NotAnObjectError('the file must hold a JSON object');
+  return value;
+}
+
+function describeReadError(error: unknown): string | undefined {
+  if (error instanceof SyntaxError) return `not valid JSON: ${error.message}`;
+  if (error instanceof NotAnObjectError) return error.message;
+  return undefined;
+}
+
+function openConf(cwd: string): SettingsBacking {
+  try {
+    return new Conf<Record<string, unknown>>({
+      cwd,
+      configName: FILE_NAME,
+      projectName: 'payroll-uploader',
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+      serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+      deserialize,
+    });
+  } catch (error) {
+    const reason = describeReadError(error);
+    if (reason) throw new SettingsFileError(path.resolve(cwd, `${FILE_NAME}.json`), [reason]);
+    throw error;
+  }
+}
+
+/** Opens the settings; a broken file is reported with SettingsFileError here and on every later read. */
+export function createSettingsStore(options: SettingsStoreOptions): SettingsStore {
+  const backing = 'backing' in options ? options.backing : openConf(options.cwd);
+
+  const readRaw = (): Record<string, unknown> => {
+    let raw: Record<string, unknown>;
+    try {
+      raw = backing.store;
+    } catch (error) {
+      const reason = describeReadError(error);
+      if (reason) throw new SettingsFileError(backing.path, [reason]);
+      throw error;
+    }
+    const { [CONF_INTERNAL_KEY]: _internal, ...settings } = raw;
+    return settings;
+  };
+
+  const parseFile = (raw: Record<string, unknown>): Settings => {
+    const result = settingsSchema.safeParse(raw);
+    if (!result.success) throw new SettingsFileError(backing.path, formatIssues(result.error.issues));
+    return result.data;
+  };
+
+  const store: SettingsStore = {
+    path: backing.path,
+    get: () => parseFile(readRaw()),
+    update(patch) {
+      const raw = readRaw();
+      parseFile(raw);
+      if (!isPlainObject(patch)) throw new SettingsValidationError(['(top level): a settings change must be an object']);
+      const merged = mergePatch(raw, patch);
+      const result = settingsSchema.safeParse(merged);
+      if (!result.success) throw new SettingsValidationError(formatIssues(result.error.issues));
+      backing.store = merged;
+      return result.data;
+    },
+  };
+  store.get();
+  return store;
+}

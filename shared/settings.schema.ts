@@ -1,0 +1,117 @@
+/** Settings of the desktop app and the headless command (decisions.md section 9). Pure: no Node APIs. */
+import { z } from 'zod';
+import type { FileTypeCode } from './files.schema';
+
+export const PROFILE_NAMES = ['local', 'sandbox', 'production'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+export const profileNameSchema = z.enum(PROFILE_NAMES);
+
+/** The local stand-in server's default address. */
+export const LOCAL_BASE_URL = 'http://127.0.0.1:8787';
+
+/** True for URLs whose host is a loopback address: 127.0.0.0/8, localhost or [::1]. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  // URL normalises IPv4 shorthands ("127.1") and IPv6 spellings ("[0:0::1]") before we look.
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** True for absolute POSIX, Windows drive or UNC paths: settings are read from any working directory. */
+export function isAbsolutePath(value: string): boolean {
+  return value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value) || value.startsWith('\\\\');
+}
+
+const HTTPS_REQUIRED = 'https is required (plain http only for 127.0.0.0/8, localhost or [::1])';
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** A service base URL: https, or plain http to a loopback host; never with a user name or password in it. */
+export const baseUrlSchema = httpUrl
+  .refine((url) => new URL(url).protocol === 'https:' || isLoopbackUrl(url), { error: HTTPS_REQUIRED })
+  .refine((url) => new URL(url).username === '' && new URL(url).password === '', {
+    error: 'must not contain a user name or password (credentials belong in the keychain)',
+  });
+
+export const profileSchema = z.strictObject({
+  baseUrl: baseUrlSchema.optional(),
+  clientId: z.string().min(1, 'must not be empty').max(200).optional(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+const FILE_TYPE_CODES_IN_RULES = ['1', '2'] as const satisfies readonly FileTypeCode[];
+
+/** A file-name rule: a file whose name contains `contains` (any case) has file type `fileType`. */
+export const fileTypeRuleSchema = z.strictObject({
+  contains: z.string().min(1, 'must not be empty'),
+  fileType: z.enum(FILE_TYPE_CODES_IN_RULES),
+});
+export type FileTypeRule = z.infer<typeof fileTypeRuleSchema>;
+
+/** How row problems found before an upload are handled; whole-file problems always refuse the file. */
+export const PREFLIGHT_MODES = ['warn', 'block', 'off'] as const;
+export type PreflightMode = (typeof PREFLIGHT_MODES)[number];
+
+const ms = (min: number, max: number) => z.number().int().min(min).max(max);
+
+export const settingsSchema = z.strictObject({
+  profiles: z
+    .strictObject({
+      local: profileSchema.prefault({ baseUrl: LOCAL_BASE_URL }),
+      sandbox: profileSchema.prefault({}),
+      production: profileSchema.prefault({}),
+    })
+    .prefault({}),
+  activeProfile: profileNameSchema.default('local'),
+  watchedFolder: z.string().refine(isAbsolutePath, 'must be an absolute path').optional(),
+  fileTypeRules: z.array(fileTypeRuleSchema).max(100).default((): FileTypeRule[] => [
+    { contains: 'census', fileType: '1' },
+    { contains: 'receipt', fileType: '2' },
+  ]),
+  stabilityMs: ms(100, 600_000).default(2000),
+  sweepIntervalMs: ms(1000, 86_400_000).default(60_000),
+  usePolling: z.boolean().default(false),
+  pollIntervalMs: ms(100, 600_000).default(1000),
+  /**
+   * Where uploaded/<date>/, rejected/ and duplicates/ are made. Files are always moved there (never deleted);
+   * `dir` absent means inside the watched folder.
+   */
+  archive: z
+    .strictObject({ dir: z.string().refine(isAbsolutePath, 'must be an absolute path').optional() })
+    .prefault({}),
+  preflight: z.enum(PREFLIGHT_MODES).default('warn'),
+  concurrency: z.number().int().min(1).max(8).default(2),
+  /** Proxy for calls to the service; corporate proxies are often plain http, so no https rule here. */
+  proxy: httpUrl.optional(),
+});
+
+export type Settings = z.output<typeof settingsSchema>;
+/** What a settings file may hold: every key optional, defaults fill the rest. */
+export type SettingsInput = z.input<typeof settingsSchema>;
+
+type DeepPartial<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> | undefined }
+    : T;
+/** A change to settings: objects merge key by key, arrays replace, `undefined` removes a key. */
+export type SettingsPatch = DeepPartial<Settings>;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export const DEFAULT_SETTINGS: Settings = deepFreeze(settingsSchema.parse({}));
+
+/** The profile's base URL, or undefined when none is set (sandbox and production have no default). */
+export function baseUrlOf(settings: Settings, profile: ProfileName): string | undefined {
+  return settings.profiles[profile].baseUrl;
+}
