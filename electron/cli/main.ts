@@ -1,0 +1,52 @@
+/** The `payroll-uploader` command: dispatches to its subcommands and turns failures into exit codes. */
+import { serverCommand } from './server-command';
+import { SERVER_USAGE } from './server-flags';
+import { EXIT, UsageError } from './usage-error';
+
+type Command = { run(args: string[]): Promise<number>; usage: string; summary: string };
+
+const COMMANDS: Record<string, Command> = {
+  server: { run: serverCommand, usage: SERVER_USAGE, summary: 'run the local stand-in of the service on 127.0.0.1' },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
+  return `Usage: payroll-uploader <command> [flags]\n\nCommands:\n${lines.join('\n')}\n\nRun payroll-uploader <command> --help for its flags.`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`payroll-uploader: unknown command "${name}"\n\n${usage()}\n`);
+    return EXIT.usage;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`payroll-uploader ${name}: ${error.message}\n\n${command.usage}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`payroll-uploader ${name}: ${(error as Error).message}\n`);
+    return EXIT.failure;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: Error) => {
+    process.stderr.write(`payroll-uploader: ${error.stack ?? error.message}\n`);
+    process.exitCode = EXIT.failure;
+  },
+);

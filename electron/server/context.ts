@@ -1,0 +1,26 @@
+/** What every part of the local server is handed: the database, options, keys and the shared engines. */
+import type { Logger } from '../lib/logger';
+import type { Db } from './db/database';
+import type { ServerOptions } from './options';
+import type { Processor } from './processing/processor';
+import type { DeliveryEngine } from './webhooks/delivery-engine';
+
+export type ServerKeys = {
+  /** HS256 key of the access tokens. */
+  jwt: Uint8Array;
+  /** HMAC key of the upload addresses. */
+  upload: Buffer;
+};
+
+export type ServerContext = {
+  db: Db;
+  options: ServerOptions;
+  logger: Logger;
+  keys: ServerKeys;
+  /** Where uploaded files are kept. */
+  uploadsDir: string;
+  /** `http(s)://host:port` once listening; upload addresses are built on it. */
+  baseUrl(): string;
+  processor: Processor;
+  deliveries: DeliveryEngine;
+};

@@ -1,0 +1,57 @@
+/** The local server's one SQLite file: schema and opening. A restart loses nothing. */
+import Database from 'libsql';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Db = InstanceType<typeof Database>;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS clients (
+  id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, salt TEXT NOT NULL, scopes TEXT NOT NULL,
+  webhook_url TEXT, webhook_secret TEXT, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS imports (
+  id TEXT PRIMARY KEY, client_id TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, file_name TEXT,
+  status TEXT NOT NULL, records INTEGER, accepted INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL DEFAULT 0,
+  errors TEXT NOT NULL DEFAULT '[]', reason TEXT, payload TEXT, received_at TEXT NOT NULL, processed_at TEXT, seq INTEGER);
+CREATE INDEX IF NOT EXISTS imports_status ON imports(status);
+CREATE TABLE IF NOT EXISTS census_registrations (
+  client_id TEXT NOT NULL, employee_registration TEXT NOT NULL, PRIMARY KEY (client_id, employee_registration)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS files (
+  id TEXT PRIMARY KEY, client_id TEXT NOT NULL, import_id TEXT NOT NULL, file_name TEXT NOT NULL, file_type TEXT NOT NULL,
+  checksum TEXT NOT NULL, reference_date TEXT NOT NULL, status TEXT NOT NULL, expires_at INTEGER NOT NULL,
+  created_at TEXT NOT NULL, uploaded_at TEXT, size INTEGER, path TEXT);
+CREATE INDEX IF NOT EXISTS files_checksum ON files(client_id, checksum);
+CREATE TABLE IF NOT EXISTS events (
+  id TEXT PRIMARY KEY, client_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL,
+  state TEXT NOT NULL, retries_done INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER);
+CREATE INDEX IF NOT EXISTS events_state ON events(state);
+CREATE TABLE IF NOT EXISTS deliveries (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL, client_id TEXT NOT NULL, type INTEGER NOT NULL,
+  status INTEGER NOT NULL, http_status INTEGER, duration_ms INTEGER NOT NULL DEFAULT 0, attempt_count INTEGER NOT NULL,
+  url TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS deliveries_client ON deliveries(client_id, id);
+CREATE TABLE IF NOT EXISTS request_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL, trace_id TEXT NOT NULL, client_id TEXT, request_body TEXT, response_body TEXT);
+`;
+
+export const DB_FILE = 'payroll-local.sqlite';
+
+/** Opens (creating if needed) the database in the data folder, in WAL mode. */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, DB_FILE));
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+  db.exec(SCHEMA);
+  return db;
+}
+
+/** A value kept in meta, made once by `create` (signing keys). */
+export function metaValue(db: Db, key: string, create: () => string): string {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  if (row) return row.value;
+  const value = create();
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
+  return value;
+}

@@ -1,0 +1,68 @@
+/** Imports (JSON batches and uploaded files) and their lifecycle in the database. */
+import type { ImportResult, ImportStatus, RecordError, RecordKind } from '../../../shared';
+import type { Db } from './database';
+
+export type ImportRow = {
+  id: string; client_id: string; kind: RecordKind; source: 'json' | 'file'; file_name: string | null;
+  status: ImportStatus; records: number | null; accepted: number; rejected: number; errors: string;
+  reason: string | null; payload: string | null; received_at: string; processed_at: string | null;
+};
+
+/** Errors kept per import; the counts always cover every record. */
+export const MAX_KEPT_ERRORS = 1000;
+
+export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | 'kind' | 'source' | 'status'> &
+  Partial<Pick<ImportRow, 'file_name' | 'records' | 'payload'>>): string {
+  const receivedAt = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, payload, received_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(row.id, row.client_id, row.kind, row.source, row.file_name ?? null, row.status, row.records ?? null, row.payload ?? null, receivedAt);
+  return receivedAt;
+}
+
+export function getImport(db: Db, id: string): ImportRow | undefined {
+  return db.prepare('SELECT * FROM imports WHERE id = ?').get(id) as ImportRow | undefined;
+}
+
+export function setImportStatus(db: Db, id: string, status: ImportStatus): void {
+  db.prepare('UPDATE imports SET status = ? WHERE id = ?').run(status, id);
+}
+
+export type ProcessOutcome =
+  | { status: 'PROCESSED'; records: number; accepted: number; rejected: number; errors: RecordError[] }
+  | { status: 'REJECTED'; reason: string; records?: number | null };
+
+export function finishImport(db: Db, id: string, outcome: ProcessOutcome): void {
+  const at = new Date().toISOString();
+  if (outcome.status === 'PROCESSED') {
+    db.prepare(
+      `UPDATE imports SET status = 'PROCESSED', records = ?, accepted = ?, rejected = ?, errors = ?, processed_at = ?, payload = NULL WHERE id = ?`,
+    ).run(outcome.records, outcome.accepted, outcome.rejected, JSON.stringify(outcome.errors.slice(0, MAX_KEPT_ERRORS)), at, id);
+  } else {
+    db.prepare(`UPDATE imports SET status = 'REJECTED', records = ?, reason = ?, processed_at = ?, payload = NULL WHERE id = ?`)
+      .run(outcome.records ?? null, outcome.reason, at, id);
+  }
+}
+
+/** Imports a crash or stop left unfinished, oldest first. */
+export function unfinishedImports(db: Db): ImportRow[] {
+  return db.prepare(`SELECT * FROM imports WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY received_at, rowid`).all() as ImportRow[];
+}
+
+export function toImportResult(row: ImportRow): ImportResult {
+  return {
+    id: row.id,
+    kind: row.kind,
+    source: row.source,
+    ...(row.file_name ? { fileName: row.file_name } : {}),
+    status: row.status,
+    records: row.records,
+    acceptedRecords: row.accepted,
+    rejectedRecords: row.rejected,
+    errors: JSON.parse(row.errors) as RecordError[],
+    ...(row.reason ? { reason: row.reason } : {}),
+    receivedAt: row.received_at,
+    ...(row.processed_at ? { processedAt: row.processed_at } : {}),
+  };
+}

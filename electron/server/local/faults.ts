@@ -1,0 +1,5 @@
+/** STUB: fault injection hooks. */
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context';
+
+export function installFaults(_app: FastifyInstance, _ctx: ServerContext): void {}

@@ -1,0 +1,32 @@
+/** What the local server is started with (the `server` command's flags, and tests). */
+import type { Scope } from '../../shared';
+import { LIMITS } from '../../shared';
+import type { Logger } from '../lib/logger';
+
+export type ClientSpec = { id: string; secret: string; scopes: Scope[] };
+
+export type ServerOptions = {
+  host: string;
+  port: number;
+  dataDir: string;
+  clients: ClientSpec[];
+  webhook?: { url: string; secret?: string };
+  retryDelaysMs: number[];
+  tokenTtlSeconds: number;
+  uploadTtlSeconds: number;
+  /** The spec's 5 s; only tests shorten it. */
+  deliveryTimeoutMs: number;
+  tls?: { cert: string; key: string };
+  logger?: Logger;
+  /** Writes the one-time credentials notice (default: stderr). */
+  notice?: (line: string) => void;
+};
+
+export const SERVER_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8787,
+  retryDelaysMs: [...LIMITS.deliveryRetryDelaysMs],
+  tokenTtlSeconds: LIMITS.tokenTtlSeconds,
+  uploadTtlSeconds: LIMITS.uploadTtlSeconds,
+  deliveryTimeoutMs: LIMITS.deliveryTimeoutMs,
+} as const;

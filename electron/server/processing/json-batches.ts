@@ -1,0 +1,39 @@
+/** Asynchronous processing of direct JSON batches (decisions.md section 3). */
+import type { RecordError } from '../../../shared';
+import type { Db } from '../db/database';
+import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
+
+type Registration = { employeeRegistration: string };
+
+/** Remembers the employee registrations a census import carried, for later receipt checks. */
+export function rememberRegistrations(db: Db, clientId: string, registrations: Iterable<string>): void {
+  const insert = db.prepare('INSERT OR IGNORE INTO census_registrations (client_id, employee_registration) VALUES (?, ?)');
+  db.transaction((regs: Iterable<string>) => {
+    for (const reg of regs) insert.run(clientId, reg);
+  })(registrations);
+}
+
+/** Whether a receipt's employee is known from any census import of the client. */
+export function registrationChecker(db: Db, clientId: string): (registration: string) => boolean {
+  const find = db.prepare('SELECT 1 FROM census_registrations WHERE client_id = ? AND employee_registration = ?').pluck();
+  return (registration) => find.get(clientId, registration) !== undefined;
+}
+
+export const unknownEmployeeMessage = (registration: string) =>
+  `employeeRegistration ${registration} is not known from any census import; send the employee's census record first`;
+
+export function processJsonBatch(db: Db, row: ImportRow): ProcessOutcome {
+  const records = JSON.parse(row.payload ?? '[]') as Registration[];
+  if (row.kind === 'census') {
+    rememberRegistrations(db, row.client_id, records.map((r) => r.employeeRegistration));
+    return { status: 'PROCESSED', records: records.length, accepted: records.length, rejected: 0, errors: [] };
+  }
+  const known = registrationChecker(db, row.client_id);
+  const errors: RecordError[] = [];
+  records.forEach((r, index) => {
+    if (!known(r.employeeRegistration)) {
+      errors.push({ index, field: 'employeeRegistration', message: unknownEmployeeMessage(r.employeeRegistration) });
+    }
+  });
+  return { status: 'PROCESSED', records: records.length, accepted: records.length - errors.length, rejected: errors.length, errors };
+}

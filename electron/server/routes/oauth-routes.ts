@@ -1,0 +1,50 @@
+/** POST /oauth/v1/access-token: OAuth 2.0 client credentials (decisions.md section 5). */
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context';
+import { authenticateClient } from '../auth/clients';
+import { issueToken } from '../auth/tokens';
+import { HttpError } from '../http/http-error';
+
+const FORM_LIMIT = 16 * 1024;
+
+function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+const invalidClient = (message: string) =>
+  new HttpError(401, [message], { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic realm="payroll", charset="UTF-8"' });
+
+export function oauthRoutes(ctx: ServerContext) {
+  return (app: FastifyInstance) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    app.post('/oauth/v1/access-token', async (request, reply) => {
+      const credentials = basicCredentials(request.headers.authorization);
+      if (!credentials) throw invalidClient('client authentication is required: Authorization: Basic base64(clientId:clientSecret)');
+      const client = authenticateClient(ctx.db, credentials.id, credentials.secret);
+      if (!client) throw invalidClient('unknown client or wrong client secret');
+      request.clientId = client.id;
+
+      const type = request.headers['content-type'] ?? '';
+      if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+        throw new HttpError(400, ['the body must be application/x-www-form-urlencoded with grant_type=client_credentials'], { error: 'invalid_request' });
+      }
+      const form = (request.body ?? {}) as Record<string, string>;
+      if (!form.grant_type) throw new HttpError(400, ['grant_type is required: grant_type=client_credentials'], { error: 'invalid_request' });
+      if (form.grant_type !== 'client_credentials') {
+        throw new HttpError(400, [`grant_type ${form.grant_type} is not supported; use client_credentials`], { error: 'unsupported_grant_type' });
+      }
+      const ttl = ctx.options.tokenTtlSeconds;
+      const token = await issueToken(ctx.keys.jwt, client.id, client.scopes, ttl);
+      void reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+      return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: client.scopes.join(' ') };
+    });
+  };
+}

@@ -1,0 +1,135 @@
+/** Starts the local server: the whole service API on one address, persisted in one SQLite file. */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { SCOPES } from '../../shared';
+import { createLogger } from '../lib/logger';
+import { listClients, setClientWebhook, upsertClient } from './auth/clients';
+import type { ServerContext } from './context';
+import { metaValue, openDatabase } from './db/database';
+import { toImportResult } from './db/imports-repo';
+import { processUploadedFile } from './files/csv-processing';
+import { fileRoutes } from './files/file-routes';
+import { installErrorHandling, newTraceId } from './http/error-handling';
+import { installFaults } from './local/faults';
+import { localRoutes } from './local/local-routes';
+import { installRequestLog } from './local/request-log';
+import type { ServerOptions } from './options';
+import { SERVER_DEFAULTS } from './options';
+import { processJsonBatch } from './processing/json-batches';
+import { createProcessor } from './processing/processor';
+import { importRoutes } from './routes/import-routes';
+import { oauthRoutes } from './routes/oauth-routes';
+import { createDeliveryEngine } from './webhooks/delivery-engine';
+import { deliveryRoutes } from './webhooks/delivery-routes';
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  ctx: ServerContext;
+  close(): Promise<void>;
+};
+
+export type StartOptions = Partial<ServerOptions> & { dataDir: string };
+
+/** A fresh `whsec_` secret: base64 of 32 random bytes. */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+function configureClients(ctx: ServerContext): void {
+  const { db, options } = ctx;
+  const notice = options.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  for (const client of options.clients) upsertClient(db, client);
+  if (options.clients.length === 0 && listClients(db).length === 0) {
+    const secret = randomBytes(24).toString('base64url');
+    upsertClient(db, { id: 'local-client', secret, scopes: [...SCOPES] });
+    notice(`created client "local-client" with all scopes; its secret (shown only this once): ${secret}`);
+  }
+  if (options.webhook) {
+    const secret = options.webhook.secret ?? newWebhookSecret();
+    if (!options.webhook.secret) notice(`webhook signing secret (shown only this once): ${secret}`);
+    const targets = options.clients.length > 0 ? options.clients.map((c) => c.id) : listClients(db).map((c) => c.id);
+    for (const id of targets) setClientWebhook(db, id, options.webhook.url, secret);
+  }
+}
+
+export async function startServer(input: StartOptions): Promise<RunningServer> {
+  const options: ServerOptions = {
+    ...SERVER_DEFAULTS,
+    retryDelaysMs: [...SERVER_DEFAULTS.retryDelaysMs],
+    clients: [],
+    ...input,
+  };
+  const logger = options.logger ?? createLogger('server');
+  const db = openDatabase(options.dataDir);
+  const uploadsDir = join(options.dataDir, 'uploads');
+  mkdirSync(uploadsDir, { recursive: true });
+  let baseUrl = '';
+
+  const deliveries = createDeliveryEngine({
+    db, logger: logger.child('webhooks'), retryDelaysMs: options.retryDelaysMs, timeoutMs: options.deliveryTimeoutMs,
+  });
+  const ctx: ServerContext = {
+    db, options, logger, uploadsDir,
+    keys: {
+      jwt: Buffer.from(metaValue(db, 'jwt_key', () => randomBytes(32).toString('base64')), 'base64'),
+      upload: Buffer.from(metaValue(db, 'upload_key', () => randomBytes(32).toString('base64')), 'base64'),
+    },
+    baseUrl: () => baseUrl,
+    deliveries,
+    processor: createProcessor({
+      db, logger: logger.child('processor'),
+      handlers: { json: (row) => processJsonBatch(db, row), file: (row) => processUploadedFile(ctx, row) },
+      onFinished: (row) => deliveries.importFinished(row.client_id, toImportResult(row)),
+    }),
+  };
+  configureClients(ctx);
+
+  const app = Fastify({
+    logger: false,
+    genReqId: newTraceId,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    ...(options.tls
+      ? { https: { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key), minVersion: 'TLSv1.2' as const } }
+      : {}),
+  });
+  installErrorHandling(app, logger);
+  app.addContentTypeParser(/^application\/[a-z0-9.-]+\+json\s*(;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  installFaults(app, ctx);
+  installRequestLog(app, ctx);
+  await app.register(oauthRoutes(ctx));
+  await app.register(importRoutes(ctx));
+  await app.register(fileRoutes(ctx));
+  await app.register(deliveryRoutes(ctx));
+  await app.register(localRoutes(ctx));
+
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = ['0.0.0.0', '::', ''].includes(options.host) ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
+  baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
+  ctx.processor.resume();
+  deliveries.start();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl, port, app, ctx,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await ctx.processor.stop();
+        await deliveries.stop();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}
