@@ -29,18 +29,20 @@ export type FolderWatcherEvents = {
 export type FolderWatcher = {
   readonly folder: string;
   /** Starts watching; resolves after the initial sweep has listed the folder. A missing folder is waited for. */
-  start(): Promise<void>;
+  start: () => Promise<void>;
   /** Clears every timer, closes chokidar and waits for in-flight checks; no event is emitted afterwards. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** Lists the folder now and feeds every candidate to the stability check. */
-  sweep(): Promise<void>;
+  sweep: () => Promise<void>;
   /** Whether the folder was there at the last check (undefined before start). */
-  isFolderPresent(): boolean | undefined;
+  isFolderPresent: () => boolean | undefined;
   on: TypedEmitter<FolderWatcherEvents>['on'];
   off: TypedEmitter<FolderWatcherEvents>['off'];
 };
 
 const READY_TIMEOUT_MS = 10_000;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 export function createFolderWatcher(options: FolderWatcherOptions): FolderWatcher {
   const settings = resolveWatcherOptions(options);
@@ -60,6 +62,10 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   let sweepRunning: Promise<void> | undefined;
   let sweepQueued: Promise<void> | undefined;
   let folderCheck: Promise<void> | undefined;
+  // Why the next folder check must restart chokidar even if the folder looks the same: 'replaced' when chokidar saw
+  // the folder itself deleted (Linux reuses the inode number of a folder recreated at once, yet the old watch is
+  // dead), 'restart' after a chokidar error.
+  let rearm: 'none' | 'restart' | 'replaced' = 'none';
   const background = new Set<Promise<void>>();
 
   const reportError = (error: Error): void => {
@@ -108,11 +114,24 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     instance.on('change', consider);
     instance.on('unlink', (path) => tracker?.forget(resolve(path)));
     instance.on('unlinkDir', (path) => {
-      if (resolve(path) === root) inBackground(checkFolder());
+      if (chokidar !== instance || resolve(path) !== root) return;
+      rearm = 'replaced';
+      inBackground(checkFolder());
+    });
+    instance.on('raw', (event, name, details) => {
+      if (chokidar !== instance || event !== 'rename' || name !== basename(root)) return;
+      if (!isRecord(details) || details.watchedPath !== root) return;
+      // The same event names a file inside the folder that happens to share the folder's name: tell them apart.
+      inBackground(stat(join(root, name)).then(() => undefined, (error: unknown) => {
+        if (chokidar !== instance || classifyFsError(error) !== 'gone') return;
+        rearm = 'replaced';
+        return checkFolder();
+      }));
     });
     instance.on('error', (error) => {
       if (chokidar !== instance) return;
       logger.warn(`chokidar reported: ${describeError(error)}`);
+      if (rearm === 'none') rearm = 'restart';
       inBackground(checkFolder().then(() => {
         if (present) reportError(new Error(`Watching "${root}" failed (${describeError(error)}); the periodic sweep still finds new files.`, { cause: error }));
       }));
@@ -130,6 +149,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     const wasPresent = present;
     present = false;
     identity = undefined;
+    rearm = 'none';
     tracker?.cancelAll();
     await closeChokidar();
     if (wasPresent !== false && running) {
@@ -162,10 +182,15 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (!running) return;
     if (!info.isDirectory()) return becomeAbsent('it is not a folder');
     const id = `${info.dev}:${info.ino}`;
-    if (present === true && id === identity) return;
+    if (present === true && id === identity && rearm === 'none') return;
+    const replaced = present === true && (id !== identity || rearm === 'replaced');
+    const restart = present === true && !replaced;
+    rearm = 'none';
     // Removed and recreated between two checks: the old chokidar handle watches a dead folder.
-    if (present === true) await becomeAbsent('it was replaced');
+    if (replaced) await becomeAbsent('it was removed and created again');
+    if (restart) logger.info(`Restarting the watch of "${root}"`);
     if (running) await becomePresent(id);
+    if (restart && running) inBackground(sweep());
   };
 
   const checkFolder = (): Promise<void> => {
@@ -214,7 +239,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
 
   return {
     folder: root,
-    async start() {
+    start: async () => {
       if (running) throw new Error(`The watcher for "${root}" is already started`);
       running = true;
       tracker = createStabilityTracker({
@@ -235,7 +260,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       await checkFolder();
       if (present) await sweep();
     },
-    async stop() {
+    stop: async () => {
       if (!running) return;
       running = false;
       clearInterval(sweepTimer);
@@ -249,7 +274,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       present = undefined;
       identity = undefined;
     },
-    sweep() {
+    sweep: () => {
       if (!running) return Promise.reject(new Error(`The watcher for "${root}" is not started`));
       return sweep();
     },

@@ -5,10 +5,10 @@ export type Unsubscribe = () => void;
 
 /** A tiny typed emitter whose `emit` never throws: a failing listener is reported to `onListenerError`. */
 export type TypedEmitter<E extends EventMap> = {
-  on<K extends keyof E>(event: K, listener: (payload: E[K]) => void): Unsubscribe;
-  off<K extends keyof E>(event: K, listener: (payload: E[K]) => void): void;
-  emit<K extends keyof E>(event: K, payload: E[K]): void;
-  clear(): void;
+  on: <K extends keyof E>(event: K, listener: (payload: E[K]) => void) => Unsubscribe;
+  off: <K extends keyof E>(event: K, listener: (payload: E[K]) => void) => void;
+  emit: <K extends keyof E>(event: K, payload: E[K]) => void;
+  clear: () => void;
 };
 
 export function createTypedEmitter<E extends EventMap>(onListenerError: (error: unknown) => void): TypedEmitter<E> {

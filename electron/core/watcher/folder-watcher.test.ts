@@ -1,0 +1,159 @@
+import { appendFile, mkdir, open, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createFolderWatcher } from './folder-watcher';
+import { withWatcher } from './watcher-test-kit';
+
+describe('createFolderWatcher: taking files', () => {
+  it('reports a dropped file once, with its path, size and mtime', async () => {
+    await withWatcher({}, async ({ dir, seen, countOf, waitFor, barrier, watcher }) => {
+      await writeFile(join(dir, 'census.csv'), 'a,b\n1,2\n');
+      await waitFor('census.csv', () => countOf('census.csv') > 0);
+      await watcher.sweep();
+      await barrier();
+      expect(countOf('census.csv')).toBe(1);
+      const file = seen.stable.find((f) => f.name === 'census.csv');
+      expect(file).toMatchObject({ path: join(dir, 'census.csv'), size: 8 });
+      expect(file?.mtimeMs).toBeGreaterThan(0);
+      expect(seen.errors).toEqual([]);
+    });
+  });
+
+  it('reports each of 20 files dropped at once exactly once', async () => {
+    await withWatcher({}, async ({ dir, countOf, waitFor, barrier, watcher }) => {
+      const names = Array.from({ length: 20 }, (_, i) => `receipts-${i}.CSV`);
+      await Promise.all(names.map((name, i) => writeFile(join(dir, name), `row ${i}\n`)));
+      await waitFor('all 20 files', () => names.every((name) => countOf(name) > 0));
+      await watcher.sweep();
+      await barrier();
+      expect(names.map(countOf)).toEqual(names.map(() => 1));
+    });
+  });
+
+  it('does not take a file that is still being written slowly, and takes its final version', async () => {
+    await withWatcher({ stabilityMs: 1000 }, async ({ dir, seen, countOf, waitFor, watcher }) => {
+      const path = join(dir, 'slow.csv');
+      let writing = true;
+      const sizesWhileWriting: number[] = [];
+      watcher.on('stable', (file) => {
+        if (writing && file.name === 'slow.csv') sizesWhileWriting.push(file.size);
+      });
+      // The writer keeps the file open, like an export tool would, and adds a chunk every 250 ms for 5 s.
+      const handle = await open(path, 'w');
+      let total = 0;
+      try {
+        for (let chunk = 0; chunk < 20; chunk += 1) {
+          const text = `line ${chunk},${'x'.repeat(40)}\n`;
+          await handle.write(text);
+          total += Buffer.byteLength(text);
+          await new Promise((done) => setTimeout(done, 250));
+        }
+      } finally {
+        await handle.close();
+        writing = false;
+      }
+      await waitFor('slow.csv after its last write', () => countOf('slow.csv') > 0);
+      expect(sizesWhileWriting).toEqual([]);
+      expect(seen.stable.filter((f) => f.name === 'slow.csv').map((f) => f.size)).toEqual([total]);
+    });
+  });
+
+  it('never reports temporary, hidden or non-CSV files', async () => {
+    await withWatcher({}, async ({ dir, seen, barrier, watcher }) => {
+      const ignoredNames = ['~$census.csv', '.hidden.csv', 'census.csv.tmp', 'census.csv.part', 'notes.txt', 'census.xlsx'];
+      await Promise.all(ignoredNames.map((name) => writeFile(join(dir, name), 'a,b\n')));
+      await watcher.sweep();
+      await barrier();
+      expect(seen.stable.map((f) => f.name).filter((name) => !name.startsWith('barrier-'))).toEqual([]);
+    });
+  });
+
+  it('never looks into subfolders such as uploaded/ and rejected/', async () => {
+    await withWatcher({}, async ({ dir, seen, barrier, watcher }) => {
+      for (const sub of ['uploaded/2024-05-01', 'rejected', 'duplicates', 'folder.csv']) await mkdir(join(dir, sub), { recursive: true });
+      await writeFile(join(dir, 'uploaded/2024-05-01/census.csv'), 'a\n');
+      await writeFile(join(dir, 'rejected/receipts.csv'), 'a\n');
+      await writeFile(join(dir, 'duplicates/census.csv'), 'a\n');
+      await writeFile(join(dir, 'folder.csv/inner.csv'), 'a\n');
+      await watcher.sweep();
+      await barrier();
+      expect(seen.stable.map((f) => f.name).filter((name) => !name.startsWith('barrier-'))).toEqual([]);
+    });
+  });
+
+  it('finds a file that was there before start through the initial sweep', async () => {
+    const prepare = (dir: string) => writeFile(join(dir, 'waiting.csv'), 'a,b\n');
+    await withWatcher({ prepare }, async ({ countOf, waitFor, barrier }) => {
+      await waitFor('waiting.csv', () => countOf('waiting.csv') > 0);
+      await barrier();
+      expect(countOf('waiting.csv')).toBe(1);
+    });
+  });
+
+  it('reports a file again when it changes after being reported (the queue dedups by path+size+mtime)', async () => {
+    await withWatcher({}, async ({ dir, seen, countOf, waitFor }) => {
+      const path = join(dir, 'grows.csv');
+      await writeFile(path, 'a\n');
+      await waitFor('first version', () => countOf('grows.csv') === 1);
+      await appendFile(path, 'b\n');
+      await waitFor('second version', () => countOf('grows.csv') === 2);
+      expect(seen.stable.filter((f) => f.name === 'grows.csv').map((f) => f.size)).toEqual([2, 4]);
+    });
+  });
+
+  it('finds with a sweep what file events did not report', async () => {
+    // Polling once a minute: chokidar will not see the new file during this test, only the sweep can.
+    await withWatcher({ usePolling: true, pollIntervalMs: 60_000 }, async ({ dir, countOf, waitFor, watcher }) => {
+      await writeFile(join(dir, 'missed.csv'), 'a\n');
+      await watcher.sweep();
+      await waitFor('missed.csv via sweep', () => countOf('missed.csv') > 0);
+    });
+  });
+
+  it('finds files in polling mode (network folders)', async () => {
+    await withWatcher({ usePolling: true, pollIntervalMs: 100 }, async ({ dir, countOf, waitFor }) => {
+      await writeFile(join(dir, 'share.csv'), 'a\n');
+      await waitFor('share.csv via polling', () => countOf('share.csv') > 0);
+    });
+  });
+
+  it('keeps running when an event listener throws', async () => {
+    await withWatcher({}, async ({ dir, watcher, countOf, waitFor }) => {
+      watcher.on('stable', () => {
+        throw new Error('listener bug');
+      });
+      await writeFile(join(dir, 'first.csv'), 'a\n');
+      await waitFor('first.csv', () => countOf('first.csv') > 0);
+      await writeFile(join(dir, 'second.csv'), 'a\n');
+      await waitFor('second.csv', () => countOf('second.csv') > 0);
+    });
+  });
+});
+
+describe('createFolderWatcher: options and lifecycle', () => {
+  it('refuses bad options with a message naming the option', () => {
+    expect(() => createFolderWatcher({ folder: '' })).toThrow(/folder/);
+    expect(() => createFolderWatcher({ folder: '/tmp/x', stabilityMs: -1 })).toThrow(/stabilityMs/);
+    expect(() => createFolderWatcher({ folder: '/tmp/x', sweepIntervalMs: Number.NaN })).toThrow(/sweepIntervalMs/);
+    expect(() => createFolderWatcher({ folder: '/tmp/x', busyRetries: 1.5 })).toThrow(/busyRetries/);
+  });
+
+  it('refuses a second start and a sweep before start', async () => {
+    await withWatcher({ start: false }, async ({ watcher }) => {
+      await expect(watcher.sweep()).rejects.toThrow(/not started/);
+      await watcher.start();
+      await expect(watcher.start()).rejects.toThrow(/already started/);
+    });
+  });
+
+  it('reports nothing after stop', async () => {
+    await withWatcher({ stabilityMs: 500 }, async ({ dir, watcher, seen }) => {
+      await writeFile(join(dir, 'late.csv'), 'a\n');
+      await watcher.stop();
+      const countAtStop = seen.stable.length;
+      await new Promise((done) => setTimeout(done, 800));
+      expect(seen.stable.length).toBe(countAtStop);
+      expect(watcher.isFolderPresent()).toBeUndefined();
+    });
+  });
+});
