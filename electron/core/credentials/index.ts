@@ -1,0 +1,5 @@
+export * from './secret-store';
+export * from './credential-errors';
+export * from './keychain-secret-store';
+export * from './resolve-credentials';
+export * from './save-credentials';

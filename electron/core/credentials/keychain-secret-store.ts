@@ -1,0 +1,78 @@
+/** SecretStore on the OS keychain via @napi-rs/keyring: one entry per profile and client id. */
+import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
+import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
+import { KeychainError, KeychainUnavailableError } from './credential-errors';
+import type { SecretStore, SecretStoreStatus } from './secret-store';
+
+export const KEYCHAIN_SERVICE_PREFIX = 'payroll-uploader';
+
+/** The keychain service name of a profile; the account is the client id. */
+export function keychainService(profile: ProfileName): string {
+  return `${KEYCHAIN_SERVICE_PREFIX}:${profile}`;
+}
+
+// On Linux the library would otherwise fall back to the kernel keyring, which forgets secrets at logout
+// or reboot; a missing Secret Service must be reported, not papered over.
+const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
+
+// keyring-rs: PlatformFailure ("Platform failure: ...") and NoStorageAccess ("Couldn't access platform storage").
+const UNAVAILABLE = /platform failure|couldn't access platform storage|dbus|secret service|locked/i;
+
+function checkArgs(profile: ProfileName, clientId: string): void {
+  if (!(PROFILE_NAMES as readonly string[]).includes(profile)) {
+    throw new TypeError(`Unknown profile "${String(profile)}": expected one of ${PROFILE_NAMES.join(', ')}`);
+  }
+  if (typeof clientId !== 'string' || clientId.length === 0) throw new TypeError('The client id must not be empty');
+}
+
+function translate(error: unknown, secret?: string): KeychainError {
+  let message = error instanceof Error ? error.message : String(error);
+  // Belt and braces: no library message is known to echo the secret, and none may ever pass it on.
+  if (secret) message = message.split(secret).join('***');
+  return UNAVAILABLE.test(message) ? new KeychainUnavailableError(message) : new KeychainError(`Keychain error: ${message}`);
+}
+
+// Opening an entry pinned to the Secret Service already connects, so it can throw: call it inside try.
+function openEntry(profile: ProfileName, clientId: string): AsyncEntry {
+  return new AsyncEntry(keychainService(profile), clientId, ENTRY_OPTIONS);
+}
+
+export class KeychainSecretStore implements SecretStore {
+  async get(profile: ProfileName, clientId: string): Promise<string | undefined> {
+    checkArgs(profile, clientId);
+    try {
+      return (await openEntry(profile, clientId).getPassword()) ?? undefined;
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async set(profile: ProfileName, clientId: string, secret: string): Promise<void> {
+    checkArgs(profile, clientId);
+    if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('The client secret must not be empty');
+    try {
+      await openEntry(profile, clientId).setPassword(secret);
+    } catch (error) {
+      throw translate(error, secret);
+    }
+  }
+
+  async delete(profile: ProfileName, clientId: string): Promise<boolean> {
+    checkArgs(profile, clientId);
+    try {
+      return await openEntry(profile, clientId).deleteCredential();
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  /** Reads an entry that never exists: that needs a working, unlocked keychain and changes nothing. */
+  async status(): Promise<SecretStoreStatus> {
+    try {
+      await new AsyncEntry(`${KEYCHAIN_SERVICE_PREFIX}:status-probe`, 'probe', ENTRY_OPTIONS).getPassword();
+      return { available: true };
+    } catch (error) {
+      return { available: false, reason: translate(error).message };
+    }
+  }
+}

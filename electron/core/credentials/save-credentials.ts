@@ -1,0 +1,47 @@
+/** Stores a profile's credentials: the secret in the keychain, the client id in settings (never the secret). */
+import { profileSchema, type ProfileName } from '../../../shared/settings.schema';
+import { createLogger } from '../../lib/logger';
+import { SettingsValidationError } from '../settings/settings-errors';
+import type { SettingsStore } from '../settings/settings-store';
+import type { SecretStore } from './secret-store';
+
+const log = createLogger('credentials');
+
+export type SaveCredentialsOptions = {
+  profile: ProfileName;
+  clientId: string;
+  clientSecret: string;
+  store: SecretStore;
+  settings: SettingsStore;
+};
+
+/**
+ * Keychain first, so a keychain failure leaves settings unchanged; the previous client's secret is
+ * removed afterwards so the keychain does not collect stale secrets.
+ */
+export async function saveCredentials(options: SaveCredentialsOptions): Promise<void> {
+  const { profile, clientId, clientSecret, store, settings } = options;
+  // Checked before the keychain is touched, so a refused client id leaves no orphan secret behind.
+  const checked = profileSchema.shape.clientId.safeParse(clientId);
+  if (!checked.success) throw new SettingsValidationError(checked.error.issues.map((i) => `clientId: ${i.message}`));
+  const previous = settings.get().profiles[profile].clientId;
+  await store.set(profile, clientId, clientSecret);
+  settings.update({ profiles: { [profile]: { clientId } } });
+  if (previous && previous !== clientId) {
+    try {
+      await store.delete(profile, previous);
+    } catch (error) {
+      log.warn(`could not remove the old secret of client "${previous}" (${profile}): ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Removes the profile's secret from the keychain and its client id from settings; false when none was set. */
+export async function forgetCredentials(options: Omit<SaveCredentialsOptions, 'clientId' | 'clientSecret'>): Promise<boolean> {
+  const { profile, store, settings } = options;
+  const clientId = settings.get().profiles[profile].clientId;
+  if (!clientId) return false;
+  const deleted = await store.delete(profile, clientId);
+  settings.update({ profiles: { [profile]: { clientId: undefined } } });
+  return deleted;
+}
