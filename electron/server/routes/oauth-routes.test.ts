@@ -1,0 +1,99 @@
+import { SignJWT, decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBodySchema, tokenResponseSchema } from '../../../shared';
+import type { TestServer } from '../../../test/helpers/local-server';
+import { TEST_CLIENT, api, getToken, startTestServer } from '../../../test/helpers/local-server';
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const FORM = 'application/x-www-form-urlencoded';
+
+async function tokenRequest(url: string, headers: Record<string, string>, body: string) {
+  const res = await fetch(`${url}/oauth/v1/access-token`, { method: 'POST', headers, body });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
+const census = [{ lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'E1', hireDate: '2026-01-05', employeeStatus: 'ACTIVE' }];
+
+describe('token endpoint and bearer tokens', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      clients: [
+        { ...TEST_CLIENT, scopes: ['census:write', 'receipt:write', 'submissions:write', 'deliveries:read'] },
+        { id: 'reader', secret: 'reader-secret', scopes: ['deliveries:read'] },
+      ],
+    });
+  });
+  afterAll(() => server.stop());
+
+  it('issues a JWT with the decided claims and no-store caching', async () => {
+    const res = await tokenRequest(server.url, { authorization: basic(TEST_CLIENT.id, TEST_CLIENT.secret), 'content-type': FORM }, 'grant_type=client_credentials');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const token = tokenResponseSchema.parse(res.body);
+    expect(token.expires_in).toBe(1200);
+    const claims = decodeJwt(token.access_token);
+    expect(claims.sub).toBe(TEST_CLIENT.id);
+    expect(claims.exp! - claims.iat!).toBe(1200);
+    expect(typeof claims.jti).toBe('string');
+    expect(String(claims.scope).split(' ')).toContain('census:write');
+  });
+
+  it.each([
+    ['no credentials', {}],
+    ['a wrong secret', { authorization: basic(TEST_CLIENT.id, 'wrong') }],
+    ['an unknown client', { authorization: basic('nobody', TEST_CLIENT.secret) }],
+    ['a malformed Basic header', { authorization: 'Basic !!!' }],
+  ])('answers 401 invalid_client for %s', async (_name, auth: Record<string, string>) => {
+    const res = await tokenRequest(server.url, { ...auth, 'content-type': FORM }, 'grant_type=client_credentials');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
+    expect(errorBodySchema.parse(res.body)).toMatchObject({ statusCode: 401, title: 'Unauthorized', error: 'invalid_client' });
+  });
+
+  it('answers 400 for a missing or wrong grant_type, with the OAuth error code', async () => {
+    const auth = { authorization: basic(TEST_CLIENT.id, TEST_CLIENT.secret), 'content-type': FORM };
+    const missing = await tokenRequest(server.url, auth, 'scope=x');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toBe('invalid_request');
+    const wrong = await tokenRequest(server.url, auth, 'grant_type=password');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('unsupported_grant_type');
+    expect((wrong.body.errors as string[])[0]).toContain('client_credentials');
+  });
+
+  it('refuses missing, malformed, wrongly signed and alg:none tokens with 401 invalid_token', async () => {
+    const good = decodeJwt(await getToken(server.url));
+    const forged = await new SignJWT({ scope: 'census:write' })
+      .setProtectedHeader({ alg: 'HS256' }).setSubject(TEST_CLIENT.id).setIssuedAt().setExpirationTime('1h').setJti('x')
+      .sign(new TextEncoder().encode('not-the-server-key-not-the-server-key'));
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...good })}.`;
+    for (const token of [undefined, 'garbage', 'a.b.c', forged, none]) {
+      const res = await api(server.url, token, 'POST', '/law/api/v1/census', census);
+      expect(res.status, `token ${token}`).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect(errorBodySchema.parse(res.body).statusCode).toBe(401);
+    }
+  });
+
+  it('answers 403 when the token lacks the endpoint scope', async () => {
+    const token = await getToken(server.url, { id: 'reader', secret: 'reader-secret' });
+    const res = await api(server.url, token, 'POST', '/law/api/v1/census', census);
+    expect(res.status).toBe(403);
+    expect(errorBodySchema.parse(res.body).errors[0]).toContain('census:write');
+  });
+
+  it('refuses an expired token', async () => {
+    const short = await startTestServer({ tokenTtlSeconds: 2 });
+    try {
+      const token = await getToken(short.url);
+      expect((await api(short.url, token, 'POST', '/law/api/v1/census', census)).status).toBe(201);
+      await new Promise((r) => setTimeout(r, 3100));
+      const res = await api(short.url, token, 'POST', '/law/api/v1/census', census);
+      expect(res.status).toBe(401);
+    } finally {
+      await short.stop();
+    }
+  });
+});
