@@ -9,3 +9,4 @@ export * from './deliveries.schema';
 export * from './webhooks.schema';
 export * from './validation';
 export * from './csv-template';
+export * from './settings.schema';
