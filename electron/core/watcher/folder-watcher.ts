@@ -1,10 +1,10 @@
-import { watch, type FSWatcher } from 'chokidar';
 import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createLogger, type Logger } from '../../lib/logger';
 import { isCandidateName } from './candidate-name';
 import { classifyFsError, describeError } from './fs-errors';
 import { createStabilityTracker, type StabilityTracker, type StableFile } from './stability-tracker';
+import { watchTopLevel, type TopLevelWatch } from './top-level-watch';
 import { createTypedEmitter, type TypedEmitter } from './typed-emitter';
 import { resolveWatcherOptions, type FolderWatcherOptions } from './watcher-options';
 
@@ -42,8 +42,6 @@ export type FolderWatcher = {
 
 const READY_TIMEOUT_MS = 10_000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
 export function createFolderWatcher(options: FolderWatcherOptions): FolderWatcher {
   const settings = resolveWatcherOptions(options);
   const root = resolve(settings.folder);
@@ -55,7 +53,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   let running = false;
   let present: boolean | undefined;
   let identity: string | undefined;
-  let chokidar: FSWatcher | undefined;
+  let chokidar: TopLevelWatch | undefined;
   let tracker: StabilityTracker | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let folderTimer: NodeJS.Timeout | undefined;
@@ -63,9 +61,11 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   let sweepQueued: Promise<void> | undefined;
   let folderCheck: Promise<void> | undefined;
   // Why the next folder check must restart chokidar even if the folder looks the same: 'replaced' when chokidar saw
-  // the folder itself deleted (Linux reuses the inode number of a folder recreated at once, yet the old watch is
-  // dead), 'restart' after a chokidar error.
+  // the folder itself deleted, 'restart' after a chokidar error (acted on at the next periodic check, so a failing
+  // watch is not restarted in a tight loop).
   let rearm: 'none' | 'restart' | 'replaced' = 'none';
+  let lastWatchError: string | undefined;
+  let stopping: Promise<void> | undefined;
   const background = new Set<Promise<void>>();
 
   const reportError = (error: Error): void => {
@@ -81,68 +81,43 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     void guarded.finally(() => background.delete(guarded));
   };
 
-  const isTopLevelCandidate = (path: string): boolean => dirname(resolve(path)) === root && isCandidateName(basename(path));
-
-  const ignored = (path: string, stats?: { isDirectory(): boolean }): boolean => {
-    const full = resolve(path);
-    if (full === root || root.startsWith(full + sep)) return false;
-    if (stats?.isDirectory()) return true;
-    return !isTopLevelCandidate(full);
-  };
-
   const closeChokidar = async (): Promise<void> => {
     const current = chokidar;
     chokidar = undefined;
     if (current) await current.close();
   };
 
+  const onWatchError = (error: unknown): void => {
+    const message = describeError(error);
+    logger.warn(`chokidar reported: ${message}`);
+    inBackground(checkFolder().then(() => {
+      if (!present) return;
+      if (rearm === 'none') rearm = 'restart';
+      // A watch that keeps failing the same way (inotify limit, EMFILE) is reported once, not every second.
+      if (message === lastWatchError) return;
+      lastWatchError = message;
+      reportError(new Error(`Watching "${root}" failed (${message}); the periodic sweep still finds new files.`, { cause: error }));
+    }));
+  };
+
   const openChokidar = async (): Promise<void> => {
     await closeChokidar();
-    const instance = watch(root, {
-      depth: 0,
-      ignoreInitial: true,
-      usePolling: settings.usePolling,
-      interval: settings.pollIntervalMs,
-      binaryInterval: settings.pollIntervalMs,
-      ignored,
-    });
-    chokidar = instance;
-    const consider = (path: string): void => {
-      if (chokidar === instance && isTopLevelCandidate(path)) tracker?.consider(resolve(path));
-    };
-    instance.on('add', consider);
-    instance.on('change', consider);
-    instance.on('unlink', (path) => tracker?.forget(resolve(path)));
-    instance.on('unlinkDir', (path) => {
-      if (chokidar !== instance || resolve(path) !== root) return;
-      rearm = 'replaced';
-      inBackground(checkFolder());
-    });
-    instance.on('raw', (event, name, details) => {
-      if (chokidar !== instance || event !== 'rename' || name !== basename(root)) return;
-      if (!isRecord(details) || details.watchedPath !== root) return;
-      // The same event names a file inside the folder that happens to share the folder's name: tell them apart.
-      inBackground(stat(join(root, name)).then(() => undefined, (error: unknown) => {
-        if (chokidar !== instance || classifyFsError(error) !== 'gone') return;
-        rearm = 'replaced';
-        return checkFolder();
-      }));
-    });
-    instance.on('error', (error) => {
-      if (chokidar !== instance) return;
-      logger.warn(`chokidar reported: ${describeError(error)}`);
-      if (rearm === 'none') rearm = 'restart';
-      inBackground(checkFolder().then(() => {
-        if (present) reportError(new Error(`Watching "${root}" failed (${describeError(error)}); the periodic sweep still finds new files.`, { cause: error }));
-      }));
-    });
-    let readyTimer: NodeJS.Timeout | undefined;
-    // A folder that vanishes while chokidar starts may never report ready; the sweep covers that window.
-    await new Promise<void>((done) => {
-      readyTimer = setTimeout(done, READY_TIMEOUT_MS);
-      instance.once('ready', () => done());
-    });
-    clearTimeout(readyTimer);
+    if (!running) return;
+    const opened = watchTopLevel(
+      root,
+      { usePolling: settings.usePolling, pollIntervalMs: settings.pollIntervalMs, readyTimeoutMs: READY_TIMEOUT_MS },
+      {
+        onCandidate: (path) => tracker?.consider(path),
+        onRemoved: (path) => tracker?.forget(path),
+        onFolderDeleted: () => {
+          rearm = 'replaced';
+          inBackground(checkFolder());
+        },
+        onError: onWatchError,
+      },
+    );
+    chokidar = opened;
+    await opened.ready;
   };
 
   const becomeAbsent = async (why: string): Promise<void> => {
@@ -150,6 +125,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     present = false;
     identity = undefined;
     rearm = 'none';
+    lastWatchError = undefined;
     tracker?.cancelAll();
     await closeChokidar();
     if (wasPresent !== false && running) {
@@ -171,7 +147,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     }
   };
 
-  const doCheckFolder = async (): Promise<void> => {
+  const doCheckFolder = async (periodic: boolean): Promise<void> => {
     let info;
     try {
       info = await stat(root);
@@ -182,7 +158,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (!running) return;
     if (!info.isDirectory()) return becomeAbsent('it is not a folder');
     const id = `${info.dev}:${info.ino}`;
-    if (present === true && id === identity && rearm === 'none') return;
+    // A folder check started by an event acts on 'replaced' at once; a 'restart' waits for the periodic check.
+    if (present === true && id === identity && (rearm === 'none' || (rearm === 'restart' && !periodic))) return;
     const replaced = present === true && (id !== identity || rearm === 'replaced');
     const restart = present === true && !replaced;
     rearm = 'none';
@@ -193,8 +170,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (restart && running) inBackground(sweep());
   };
 
-  const checkFolder = (): Promise<void> => {
-    folderCheck ??= doCheckFolder().finally(() => {
+  const checkFolder = (periodic = false): Promise<void> => {
+    folderCheck ??= doCheckFolder(periodic).finally(() => {
       folderCheck = undefined;
     });
     return folderCheck;
@@ -240,6 +217,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   return {
     folder: root,
     start: async () => {
+      if (stopping) await stopping;
       if (running) throw new Error(`The watcher for "${root}" is already started`);
       running = true;
       tracker = createStabilityTracker({
@@ -256,23 +234,32 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
         logger,
       });
       sweepTimer = setInterval(() => inBackground(sweep()), settings.sweepIntervalMs);
-      folderTimer = setInterval(() => inBackground(checkFolder()), settings.folderCheckIntervalMs);
+      folderTimer = setInterval(() => inBackground(checkFolder(true)), settings.folderCheckIntervalMs);
       await checkFolder();
       if (present) await sweep();
     },
-    stop: async () => {
-      if (!running) return;
+    stop: () => {
+      if (!running) return stopping ?? Promise.resolve();
       running = false;
       clearInterval(sweepTimer);
       clearInterval(folderTimer);
       sweepTimer = undefined;
       folderTimer = undefined;
-      await Promise.allSettled([folderCheck, sweepRunning, sweepQueued, ...background]);
-      await closeChokidar();
-      await tracker?.stop();
-      tracker = undefined;
-      present = undefined;
-      identity = undefined;
+      // Closing first releases a chokidar start still waiting for ready, so stop never waits on it.
+      const closing = closeChokidar();
+      stopping = (async () => {
+        await Promise.allSettled([closing, folderCheck, sweepRunning, sweepQueued, ...background]);
+        await closeChokidar();
+        await tracker?.stop();
+        tracker = undefined;
+        present = undefined;
+        identity = undefined;
+        rearm = 'none';
+        lastWatchError = undefined;
+      })().finally(() => {
+        stopping = undefined;
+      });
+      return stopping;
     },
     sweep: () => {
       if (!running) return Promise.reject(new Error(`The watcher for "${root}" is not started`));

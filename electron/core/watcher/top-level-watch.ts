@@ -1,0 +1,89 @@
+import { watch } from 'chokidar';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { isCandidateName } from './candidate-name';
+import { classifyFsError } from './fs-errors';
+
+export type TopLevelWatchOptions = { usePolling: boolean; pollIntervalMs: number; readyTimeoutMs: number };
+
+/** What chokidar saw; no handler is called after `close()`. */
+export type TopLevelWatchHandlers = {
+  /** A top-level candidate file was added or changed (absolute path). */
+  onCandidate: (path: string) => void;
+  onRemoved: (path: string) => void;
+  /** The watched folder itself was deleted; the watch is dead even if the folder is recreated at once. */
+  onFolderDeleted: () => void;
+  onError: (error: unknown) => void;
+};
+
+export type TopLevelWatch = {
+  /** Resolves once chokidar is ready, after `readyTimeoutMs` at the latest, or at close. */
+  ready: Promise<void>;
+  close: () => Promise<void>;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** chokidar on one folder, depth 0: only candidate files at its top level, never subfolders. */
+export function watchTopLevel(folder: string, options: TopLevelWatchOptions, handlers: TopLevelWatchHandlers): TopLevelWatch {
+  const root = resolve(folder);
+  let open = true;
+  const isTopLevelCandidate = (path: string): boolean => dirname(resolve(path)) === root && isCandidateName(basename(path));
+  const instance = watch(root, {
+    depth: 0,
+    ignoreInitial: true,
+    usePolling: options.usePolling,
+    interval: options.pollIntervalMs,
+    binaryInterval: options.pollIntervalMs,
+    ignored: (path, stats) => {
+      const full = resolve(path);
+      if (full === root || root.startsWith(full + sep)) return false;
+      if (stats?.isDirectory()) return true;
+      return !isTopLevelCandidate(full);
+    },
+  });
+  const candidate = (path: string): void => {
+    if (open && isTopLevelCandidate(path)) handlers.onCandidate(resolve(path));
+  };
+  instance.on('add', candidate);
+  instance.on('change', candidate);
+  instance.on('unlink', (path) => {
+    if (open) handlers.onRemoved(resolve(path));
+  });
+  instance.on('unlinkDir', (path) => {
+    if (open && resolve(path) === root) handlers.onFolderDeleted();
+  });
+  // A folder deleted and recreated at once keeps its inode number on Linux and chokidar reports no unlinkDir;
+  // the only trace is a raw rename of the folder's own name.
+  instance.on('raw', (event, name, details) => {
+    if (!open || event !== 'rename' || name !== basename(root) || !isRecord(details) || details.watchedPath !== root) return;
+    // A file inside the folder that shares the folder's name raises the same event: tell them apart.
+    void stat(join(root, name)).then(
+      () => undefined,
+      (error: unknown) => {
+        if (open && classifyFsError(error) === 'gone') handlers.onFolderDeleted();
+      },
+    );
+  });
+  instance.on('error', (error) => {
+    if (open) handlers.onError(error);
+  });
+
+  let release: () => void = () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const ready = new Promise<void>((done) => {
+    release = done;
+    // A folder that vanishes while chokidar starts may never report ready; the sweep covers that window.
+    timer = setTimeout(done, options.readyTimeoutMs);
+    instance.once('ready', () => done());
+  }).finally(() => clearTimeout(timer));
+
+  return {
+    ready,
+    close: async () => {
+      open = false;
+      release();
+      await instance.close();
+    },
+  };
+}
