@@ -1,7 +1,21 @@
-/** STUB, to be replaced by the webhook delivery engine. */
-import type { DeliveryAttempt, ImportResult } from '../../../shared';
+/**
+ * Webhook delivery engine: one event per finished import, one attempt record per try, up to 5 retries on
+ * the configured delays. Every event has its own timer and attempts run concurrently, so one event's
+ * failures never delay another's. The schedule is kept in the events table and resumed at start.
+ */
+import { randomBytes } from 'node:crypto';
+import type { DeliveryAttempt, ImportResult, WebhookEvent } from '../../../shared';
+import { DELIVERY_TYPE, LIMITS, webhookEventSchema } from '../../../shared';
 import type { Logger } from '../../lib/logger';
+import { findClient } from '../auth/clients';
 import type { Db } from '../db/database';
+import type { EventRow } from './deliveries-repo';
+import {
+  activeEvents, closeAttempt, closeOrphanedAttempts, findDelivery, getDeliveryRow, getEvent, insertEvent,
+  insertPendingAttempt, updateEventSchedule,
+} from './deliveries-repo';
+import type { SendOutcome } from './webhook-sender';
+import { sendWebhook, webhookHeaders } from './webhook-sender';
 
 export type DeliveryEngine = {
   /** Records the event of a finished import and delivers it to the client's webhook, if one is registered. */
@@ -11,15 +25,204 @@ export type DeliveryEngine = {
    * outside the automatic retry budget; undefined for an unknown id or another client's.
    */
   redeliver(clientId: string, deliveryId: number): DeliveryAttempt | undefined;
-  /** Resolves when no attempt is in flight and none is due within the next moment (tests). */
+  /** Resolves when no attempt is in flight (tests). */
   idle(): Promise<void>;
   /** Resumes deliveries a stop or crash left pending. */
   start(): void;
+  /** Clears the timers and aborts attempts in flight; their events resume at the next start. */
   stop(): Promise<void>;
 };
 
 export type DeliveryEngineDeps = { db: Db; logger: Logger; retryDelaysMs: number[]; timeoutMs: number };
 
-export function createDeliveryEngine(_deps: DeliveryEngineDeps): DeliveryEngine {
-  return { importFinished: () => undefined, redeliver: () => undefined, idle: () => Promise.resolve(), start: () => undefined, stop: () => Promise.resolve() };
+/** The webhook event of a finished import (decisions.md section 6); undefined while it is not finished. */
+export function eventOfImport(result: ImportResult, now = new Date()): WebhookEvent | undefined {
+  if (result.status !== 'PROCESSED' && result.status !== 'REJECTED') return undefined;
+  // A rejected file has no per-record errors; its reason is the one thing the receiver needs to know.
+  const errors = result.errors.length === 0 && result.reason ? [{ message: result.reason }] : result.errors;
+  return webhookEventSchema.parse({
+    id: `msg_${randomBytes(16).toString('base64url')}`,
+    type: result.status === 'PROCESSED' ? 'import.processed' : 'import.rejected',
+    createdAt: now.toISOString(),
+    data: {
+      importId: result.id,
+      kind: result.kind,
+      source: result.source,
+      ...(result.fileName ? { fileName: result.fileName } : {}),
+      status: result.status,
+      acceptedRecords: result.acceptedRecords,
+      rejectedRecords: result.rejectedRecords,
+      errors,
+    },
+  });
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const isSuccess = (o: SendOutcome) => o.kind === 'answered' && o.httpStatus !== null && o.httpStatus >= 200 && o.httpStatus < 300;
+
+export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
+  const { db, logger } = deps;
+  const timers = new Map<string, NodeJS.Timeout>();
+  /** Events whose automatic attempt is in flight. */
+  const autoInFlight = new Set<string>();
+  const inFlight = new Map<number, { done: Promise<void>; abort: AbortController }>();
+  let running = false;
+  let stopped = false;
+
+  const delayBefore = (retry: number) => {
+    const delays = deps.retryDelaysMs;
+    return Math.max(0, delays[retry - 1] ?? delays[delays.length - 1] ?? 0);
+  };
+
+  /** The event's state after a failed automatic attempt (at `now`), written in the caller's transaction. */
+  function scheduleAfterFailure(event: EventRow, now: number): void {
+    if (event.retries_done >= LIMITS.deliveryRetries) {
+      updateEventSchedule(db, event.id, { state: 'failed', retriesDone: event.retries_done, nextAttemptAt: null });
+      logger.warn(`event ${event.id}: every attempt failed; it stays FAILED`);
+      return;
+    }
+    const next = now + delayBefore(event.retries_done + 1);
+    updateEventSchedule(db, event.id, { state: 'active', retriesDone: event.retries_done, nextAttemptAt: next });
+  }
+
+  function arm(eventId: string): void {
+    const event = getEvent(db, eventId);
+    if (!running || !event || event.state !== 'active' || event.next_attempt_at === null) return;
+    clearTimeout(timers.get(eventId));
+    const timer = setTimeout(() => {
+      timers.delete(eventId);
+      attemptAutomatically(eventId);
+    }, Math.min(MAX_TIMER_MS, Math.max(0, event.next_attempt_at - Date.now())));
+    timers.set(eventId, timer);
+  }
+
+  /**
+   * Sends one attempt whose PENDING row exists; the row's outcome and `record`'s writes share one
+   * transaction, so a crash never leaves a closed row with an event still marked in flight.
+   */
+  function launch(
+    deliveryId: number, send: { url: string; secret: string; eventId: string; body: string },
+    record: (success: boolean) => void, after: () => void = () => undefined,
+  ): void {
+    const abort = new AbortController();
+    const done = sendWebhook({
+      url: send.url, body: send.body, timeoutMs: deps.timeoutMs, signal: abort.signal,
+      headers: webhookHeaders(send.secret, send.eventId, send.body, new Date()),
+    }).then((outcome) => {
+      const success = isSuccess(outcome);
+      logger.debug(`attempt ${deliveryId} of ${send.eventId}: ${outcome.kind} ${outcome.httpStatus ?? '-'} in ${outcome.durationMs} ms${outcome.detail ? ` (${outcome.detail})` : ''}`);
+      db.transaction(() => {
+        closeAttempt(db, deliveryId, { success, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs });
+        record(success);
+      })();
+      after();
+    }).catch((error: unknown) => {
+      logger.error(`attempt ${deliveryId} of ${send.eventId} could not be recorded: ${(error as Error).stack ?? String(error)}`);
+    }).finally(() => inFlight.delete(deliveryId));
+    inFlight.set(deliveryId, { done, abort });
+  }
+
+  function attemptAutomatically(eventId: string): void {
+    const event = getEvent(db, eventId);
+    if (!running || !event || event.state !== 'active' || autoInFlight.has(eventId)) return;
+    const client = findClient(db, event.client_id);
+    const url = client?.webhookUrl;
+    const secret = client?.webhookSecret;
+    if (!url || !secret) {
+      updateEventSchedule(db, eventId, { state: 'cancelled', retriesDone: event.retries_done, nextAttemptAt: null });
+      logger.warn(`event ${eventId}: client ${event.client_id} has no webhook any more; delivery cancelled`);
+      return;
+    }
+    if (event.next_attempt_at !== null && event.next_attempt_at > Date.now()) {
+      arm(eventId); // a timer longer than setTimeout allows fires early
+      return;
+    }
+    const isFirst = !hasAttempts(eventId);
+    const retriesDone = isFirst ? 0 : event.retries_done + 1;
+    // The PENDING row and the in-flight marker (next_attempt_at NULL) are written together, so a crash
+    // leaves either a due event or exactly one PENDING row for start() to close.
+    const deliveryId = db.transaction(() => {
+      updateEventSchedule(db, eventId, { state: 'active', retriesDone, nextAttemptAt: null });
+      return insertPendingAttempt(db, {
+        event_id: eventId, client_id: event.client_id, type: isFirst ? DELIVERY_TYPE.NEW : DELIVERY_TYPE.RETRY,
+        attempt_count: retriesDone, url,
+      }, new Date());
+    })();
+    autoInFlight.add(eventId);
+    launch(deliveryId, { url, secret, eventId, body: event.payload }, (success) => {
+      if (success) updateEventSchedule(db, eventId, { state: 'delivered', retriesDone, nextAttemptAt: null });
+      else scheduleAfterFailure({ ...event, retries_done: retriesDone }, Date.now());
+    }, () => {
+      autoInFlight.delete(eventId);
+      arm(eventId);
+    });
+    // Also when recording failed, so the event is not stuck as in flight.
+    void inFlight.get(deliveryId)?.done.finally(() => autoInFlight.delete(eventId));
+  }
+
+  function hasAttempts(eventId: string): boolean {
+    return db.prepare('SELECT 1 FROM deliveries WHERE event_id = ? LIMIT 1').get(eventId) !== undefined;
+  }
+
+  return {
+    importFinished(clientId, result) {
+      try {
+        const client = findClient(db, clientId);
+        if (!client?.webhookUrl || !client.webhookSecret) return; // no webhook registered: nothing to record
+        const event = eventOfImport(result);
+        if (!event) return;
+        insertEvent(db, event, clientId, Date.now());
+        logger.info(`event ${event.id} (${event.type}) of import ${result.id} for ${clientId}`);
+        attemptAutomatically(event.id); // before start() the event waits, due, for start() to send it
+      } catch (error) {
+        logger.error(`the event of import ${result.id} could not be recorded: ${(error as Error).stack ?? String(error)}`);
+      }
+    },
+
+    redeliver(clientId, deliveryId) {
+      const previous = getDeliveryRow(db, deliveryId);
+      if (stopped || !previous || previous.client_id !== clientId) return undefined;
+      const event = getEvent(db, previous.event_id);
+      if (!event) return undefined;
+      const client = findClient(db, clientId);
+      const id = insertPendingAttempt(db, {
+        event_id: event.id, client_id: clientId, type: DELIVERY_TYPE.RETRY, attempt_count: event.retries_done,
+        url: client?.webhookUrl ?? '',
+      }, new Date());
+      const attempt = findDelivery(db, clientId, id);
+      // A missing registration fails the attempt at once, so the audit shows why nothing arrived.
+      launch(id, { url: client?.webhookUrl ?? '', secret: client?.webhookSecret ?? '', eventId: event.id, body: event.payload }, () => undefined);
+      logger.info(`redelivery ${id} of event ${event.id} (from attempt ${deliveryId})`);
+      return attempt;
+    },
+
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()].map((f) => f.done));
+    },
+
+    start() {
+      if (running) return;
+      running = true;
+      stopped = false;
+      const closed = closeOrphanedAttempts(db, [...inFlight.keys()]);
+      if (closed > 0) logger.warn(`closed ${closed} attempt(s) left PENDING by an earlier run as FAILED`);
+      const now = Date.now();
+      for (const event of activeEvents(db)) {
+        if (autoInFlight.has(event.id) || timers.has(event.id)) continue;
+        // next_attempt_at NULL: an automatic attempt was cut off; it counts as failed and the schedule goes on.
+        if (event.next_attempt_at === null) scheduleAfterFailure(event, now);
+        arm(event.id);
+      }
+    },
+
+    async stop() {
+      running = false;
+      stopped = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      for (const flight of inFlight.values()) flight.abort.abort();
+      await Promise.allSettled([...inFlight.values()].map((f) => f.done));
+    },
+  };
 }

@@ -1,7 +1,37 @@
-/** STUB: GET /law/api/v1/deliveries and /law/api/v1/deliveries/:id. */
+/** GET /law/api/v1/deliveries and /law/api/v1/deliveries/:id: the client's own delivery audit (decisions.md section 6). */
 import type { FastifyInstance } from 'fastify';
+import type { DeliveriesQuery } from '../../../shared';
+import { deliveriesQuerySchema, deliveryIdSchema } from '../../../shared';
+import { requireScope } from '../auth/require-scope';
 import type { ServerContext } from '../context';
+import { HttpError } from '../http/http-error';
+import { findDelivery, listDeliveries } from './deliveries-repo';
 
-export function deliveryRoutes(_ctx: ServerContext) {
-  return (_app: FastifyInstance) => undefined;
+/** The audit query, or a 400 naming every bad, unknown or repeated parameter. */
+export function parseDeliveriesQuery(query: unknown): DeliveriesQuery {
+  const raw = (query ?? {}) as Record<string, unknown>;
+  const repeated = Object.keys(raw).filter((key) => Array.isArray(raw[key]));
+  if (repeated.length > 0) throw new HttpError(400, repeated.map((key) => `${key} must be given at most once`));
+  const parsed = deliveriesQuerySchema.safeParse(raw);
+  // The schema's messages already name their parameter.
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues.map((issue) => issue.message));
+  return parsed.data;
+}
+
+export function deliveryRoutes(ctx: ServerContext) {
+  return (app: FastifyInstance) => {
+    const onRequest = requireScope(ctx, 'deliveries:read');
+
+    app.get('/law/api/v1/deliveries', { onRequest }, (request) => {
+      return listDeliveries(ctx.db, request.clientId as string, parseDeliveriesQuery(request.query));
+    });
+
+    app.get<{ Params: { id: string } }>('/law/api/v1/deliveries/:id', { onRequest }, (request) => {
+      const id = deliveryIdSchema.safeParse(request.params.id);
+      if (!id.success) throw new HttpError(400, id.error.issues.map((issue) => issue.message));
+      const attempt = findDelivery(ctx.db, request.clientId as string, id.data);
+      if (!attempt) throw new HttpError(404, [`no delivery attempt ${id.data}`]);
+      return attempt;
+    });
+  };
 }
