@@ -1,7 +1,111 @@
-/** STUB: /local/v1/* and /openapi.json. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * What only the local server offers (decisions.md section 8): /local/v1/* and /openapi.json.
+ * Every /local/v1 endpoint but health takes any valid access token and shows only the caller's own data.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { deliveryIdSchema, formatIssues } from '../../../shared';
+import { findClient, setClientWebhook } from '../auth/clients';
 import type { ServerContext } from '../context';
+import type { ImportRow } from '../db/imports-repo';
+import { toImportResult } from '../db/imports-repo';
+import { HttpError } from '../http/http-error';
+import { faultStore } from './fault-store';
+import { faultRulesSchema, importsQuerySchema, requestsQuerySchema, webhookPutSchema } from './local-schemas';
+import type { WebhookState } from './local-schemas';
+import { openApiDocument } from './openapi';
+import { requestLog } from './request-log';
+import { requireClient } from './require-client';
 
-export function localRoutes(_ctx: ServerContext) {
-  return (_app: FastifyInstance) => undefined;
+function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.output<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error, where));
+  return parsed.data;
+}
+
+const clientOf = (request: FastifyRequest) => request.clientId as string;
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+function webhookState(ctx: ServerContext, clientId: string): WebhookState {
+  const client = findClient(ctx.db, clientId);
+  return { url: client?.webhookUrl ?? null, secretSet: Boolean(client?.webhookSecret) };
+}
+
+export function localRoutes(ctx: ServerContext) {
+  return (app: FastifyInstance) => {
+    const auth = { onRequest: requireClient(ctx) };
+
+    app.get('/local/v1/health', () => ({ status: 'ok' }));
+
+    app.get('/openapi.json', () => openApiDocument(ctx.baseUrl()));
+
+    app.get('/local/v1/imports', auth, (request) => {
+      const q = parse(importsQuerySchema, request.query);
+      const where = ['client_id = ?'];
+      const params: (string | number)[] = [clientOf(request)];
+      for (const key of ['status', 'kind', 'source'] as const) {
+        const value = q[key];
+        if (value !== undefined) {
+          where.push(`${key} = ?`);
+          params.push(value);
+        }
+      }
+      const rows = ctx.db.prepare(`SELECT * FROM imports WHERE ${where.join(' AND ')} ORDER BY received_at DESC, rowid DESC LIMIT ?`)
+        .all(...params, q.limit) as ImportRow[];
+      return rows.map(toImportResult);
+    });
+
+    app.get<{ Params: { id: string } }>('/local/v1/imports/:id', auth, (request) => {
+      const row = ctx.db.prepare('SELECT * FROM imports WHERE id = ? AND client_id = ?').get(request.params.id, clientOf(request)) as
+        ImportRow | undefined;
+      if (!row) throw new HttpError(404, [`no import with id ${request.params.id}`]);
+      return toImportResult(row);
+    });
+
+    app.get('/local/v1/requests', auth, (request) => {
+      const q = parse(requestsQuerySchema, request.query);
+      const log = requestLog(ctx);
+      if (!log) return [];
+      log.flush();
+      return log.list(clientOf(request), q);
+    });
+
+    app.get('/local/v1/webhook', auth, (request) => webhookState(ctx, clientOf(request)));
+
+    app.put('/local/v1/webhook', auth, (request) => {
+      const body = parse(webhookPutSchema, request.body === undefined ? undefined : request.body);
+      const secret = body.secret ?? newSecret();
+      setClientWebhook(ctx.db, clientOf(request), body.url, secret);
+      const state = webhookState(ctx, clientOf(request));
+      return body.secret ? state : { ...state, secret };
+    });
+
+    app.delete('/local/v1/webhook', auth, async (request, reply) => {
+      setClientWebhook(ctx.db, clientOf(request), null, null);
+      return reply.code(204).send();
+    });
+
+    app.get('/local/v1/faults', auth, () => faultStore(ctx).list());
+
+    app.put('/local/v1/faults', auth, (request) => {
+      const rules = parse(faultRulesSchema, request.body);
+      faultStore(ctx).replace(rules);
+      return faultStore(ctx).list();
+    });
+
+    app.delete('/local/v1/faults', auth, async (_request, reply) => {
+      faultStore(ctx).clear();
+      return reply.code(204).send();
+    });
+
+    app.post<{ Params: { id: string } }>('/local/v1/deliveries/:id/redeliver', auth, async (request, reply) => {
+      const id = deliveryIdSchema.safeParse(request.params.id);
+      if (!id.success) throw new HttpError(400, formatIssues(id.error));
+      const attempt = ctx.deliveries.redeliver(clientOf(request), id.data);
+      if (!attempt) throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
+      return reply.code(202).send(attempt);
+    });
+  };
 }

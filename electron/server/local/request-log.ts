@@ -1,5 +1,166 @@
-/** STUB: the request log hooks. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * The request log: every request (404s, errors and dropped ones too) as one row of request_log,
+ * written after the answer, in batches, off the request's path. Secrets are never kept: headers
+ * are not stored at all, tokens and client secrets are masked, uploaded files are not stored.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context';
+import type { Db } from '../db/database';
+import { bodyPlaceholder, boundForm, boundJson, boundText, maskSignature } from './log-bodies';
+import type { RequestLogEntry, RequestsQuery } from './local-schemas';
 
-export function installRequestLog(_app: FastifyInstance, _ctx: ServerContext): void {}
+/** The log keeps the newest this many rows. */
+export const REQUEST_LOG_KEEP = 10_000;
+const TRIM_EVERY = 500;
+
+type Row = [at: string, method: string, path: string, status: number, durationMs: number, traceId: string,
+  clientId: string | null, requestBody: string | null, responseBody: string | null];
+
+export type RequestLog = {
+  /** Writes the rows still waiting for their batch. */
+  flush(): void;
+  /** Newest first: the client's own requests and those of no known client. */
+  list(clientId: string, query: RequestsQuery): RequestLogEntry[];
+};
+
+type Writer = { log: RequestLog; add(row: Row): void; close(): void };
+
+const logs = new WeakMap<ServerContext, Writer>();
+
+function createWriter(ctx: ServerContext): Writer {
+  const db: Db = ctx.db;
+  const insert = db.prepare(
+    `INSERT INTO request_log (at, method, path, status, duration_ms, trace_id, client_id, request_body, response_body)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const trim = db.prepare('DELETE FROM request_log WHERE id <= (SELECT MAX(id) FROM request_log) - ?');
+  const writeAll = db.transaction((rows: Row[]) => {
+    for (const row of rows) insert.run(...row);
+  });
+  let pending: Row[] = [];
+  let scheduled = false;
+  let sinceTrim = 0;
+  let closed = false;
+
+  const flush = () => {
+    scheduled = false;
+    if (closed || pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    try {
+      writeAll(rows);
+      sinceTrim += rows.length;
+      if (sinceTrim >= TRIM_EVERY) {
+        sinceTrim = 0;
+        trim.run(REQUEST_LOG_KEEP);
+      }
+    } catch (error) {
+      ctx.logger.warn(`request log: ${rows.length} row(s) not written: ${(error as Error).message}`);
+    }
+  };
+  trim.run(REQUEST_LOG_KEEP);
+
+  const log: RequestLog = {
+    flush,
+    list(clientId, query) {
+      const where = ['(client_id = ? OR client_id IS NULL)'];
+      const params: (string | number)[] = [clientId];
+      if (query.pathPrefix !== undefined) {
+        where.push('substr(path, 1, ?) = ?');
+        params.push(query.pathPrefix.length, query.pathPrefix);
+      }
+      if (query.status !== undefined) {
+        where.push('status = ?');
+        params.push(query.status);
+      }
+      const rows = db.prepare(`SELECT * FROM request_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`)
+        .all(...params, query.limit) as {
+          id: number; at: string; method: string; path: string; status: number; duration_ms: number; trace_id: string;
+          client_id: string | null; request_body: string | null; response_body: string | null;
+        }[];
+      return rows.map((r) => ({
+        id: r.id, at: r.at, method: r.method, path: r.path, status: r.status, durationMs: r.duration_ms,
+        traceId: r.trace_id, clientId: r.client_id, requestBody: r.request_body, responseBody: r.response_body,
+      }));
+    },
+  };
+  return {
+    log,
+    add(row) {
+      if (closed) return;
+      pending.push(row);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    close() {
+      flush();
+      closed = true;
+    },
+  };
+}
+
+const contentLength = (request: FastifyRequest) => {
+  const header = request.headers['content-length'];
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : null;
+};
+
+function requestBodyText(request: FastifyRequest): string | null {
+  const body: unknown = request.body;
+  const type = request.headers['content-type'];
+  const size = contentLength(request);
+  if (request.url.startsWith('/uploads/')) return size === 0 ? null : bodyPlaceholder(request.headers['content-length'], type);
+  if (body === undefined || body === null) return size ? bodyPlaceholder(String(size), type) : null;
+  if (typeof body === 'string') return boundText(body, size);
+  if (Buffer.isBuffer(body) || typeof body !== 'object' || typeof (body as { pipe?: unknown }).pipe === 'function') {
+    return bodyPlaceholder(size === null ? undefined : String(size), type);
+  }
+  if (type && /^application\/x-www-form-urlencoded/i.test(type)) return boundForm(body as Record<string, unknown>, size);
+  return boundJson(body, size);
+}
+
+function responseBodyText(payload: unknown): string | null {
+  if (typeof payload === 'string') return payload === '' ? null : boundText(payload);
+  if (Buffer.isBuffer(payload)) return payload.length === 0 ? null : boundText(payload.toString('utf8', 0, 8192), payload.length);
+  return null;
+}
+
+const responses = new WeakMap<FastifyRequest, unknown>();
+
+function rowOf(request: FastifyRequest, reply: FastifyReply, status: number): Row {
+  const elapsed = reply.elapsedTime;
+  return [
+    new Date(Date.now() - elapsed).toISOString(), request.method, maskSignature(request.url), status, Math.round(elapsed),
+    request.id, request.clientId ?? null, requestBodyText(request), responseBodyText(responses.get(request)),
+  ];
+}
+
+/** Records every request into request_log; installed after the fault hook and before the routes. */
+export function installRequestLog(app: FastifyInstance, ctx: ServerContext): void {
+  const writer = createWriter(ctx);
+  logs.set(ctx, writer);
+
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    responses.set(request, payload);
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    writer.add(rowOf(request, reply, reply.statusCode));
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    writer.close();
+    done();
+  });
+}
+
+/** Records a request that fault injection dropped without an answer (status 0). */
+export function noteDropped(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): void {
+  logs.get(ctx)?.add(rowOf(request, reply, 0));
+}
+
+/** The request log of a server, for the /local/v1/requests endpoint. */
+export function requestLog(ctx: ServerContext): RequestLog | undefined {
+  return logs.get(ctx)?.log;
+}

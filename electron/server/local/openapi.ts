@@ -1,0 +1,279 @@
+/**
+ * The OpenAPI 3.1 document of the whole surface (decisions.md section 8), served at /openapi.json.
+ * Schemas come from the zod contract (openapi-schemas.ts); this file says which endpoint uses which,
+ * with every status the decisions give.
+ */
+import { deliveriesQuerySchema, LIMITS } from '../../../shared';
+import type { JsonSchema, SchemaName } from './openapi-schemas';
+import { componentSchemas, queryParameters } from './openapi-schemas';
+import { importsQuerySchema, requestsQuerySchema } from './local-schemas';
+
+type Operation = Record<string, unknown>;
+type Response = { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };
+
+const ref = (name: SchemaName): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const arrayOf = (name: SchemaName): JsonSchema => ({ type: 'array', items: ref(name) });
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const ok = (description: string, schema?: JsonSchema, headers?: Record<string, unknown>): Response => ({
+  description, ...(headers ? { headers } : {}), ...(schema ? { content: json(schema) } : {}),
+});
+
+const ERROR_MEANING: Record<number, string> = {
+  400: 'validation failure; errors name each problem',
+  401: 'bearer token missing, malformed, expired or wrongly signed (WWW-Authenticate: Bearer error="invalid_token")',
+  403: 'the token lacks the scope this endpoint needs',
+  404: 'unknown record',
+  405: 'method not allowed on this path (Allow lists the methods)',
+  409: 'conflict',
+  413: 'body over the limit',
+  415: 'unsupported Content-Type',
+  422: 'well-formed, but breaks a business rule',
+  500: 'unexpected server failure; the body carries traceId',
+  503: 'injected fault (see /local/v1/faults) or the server is closing',
+};
+
+/** Error responses with the error body; `overrides` gives endpoint-specific meanings. */
+function errors(codes: number[], overrides: Record<number, string> = {}): Record<string, Response> {
+  return Object.fromEntries(
+    [...codes, 500].map((code) => [String(code), ok(overrides[code] ?? ERROR_MEANING[code] ?? 'error', ref('ErrorBody'))]),
+  );
+}
+
+const bearer = (scope?: string) => [{ bearerAuth: scope ? [scope] : [] }];
+const LOCAL_AUTH = 'Any valid access token of a configured client (no scope needed); only the caller\'s own data is shown.';
+
+const EXAMPLES = {
+  census: [{
+    lastName: 'Silva', firstName: 'Ana', employeeRegistration: 'E-1001', hireDate: '2024-03-01', employeeStatus: 'ACTIVE',
+    eligibleForBenefits: true, payCycle: 'MONTHLY', periodsPerYear: 12, grossAnnualSalary: 60000, salaryPerPeriod: 5000,
+    standardHours: 40, hourlyRate: 28.85, timeType: 'FULL_TIME', payrollGroup: 'G1', payrollArea: 'SP', personnelSubArea: '0001',
+  }],
+  receipt: [{ lastName: 'Silva', firstName: 'Ana', ssn: '123-45-6789', employeeRegistration: 'E-1001', paymentDate: '2026-01-30', amount: 250.5 }],
+};
+
+function jsonImport(kind: 'census' | 'receipt'): Operation {
+  const batch: SchemaName = kind === 'census' ? 'CensusBatch' : 'ReceiptBatch';
+  const example = EXAMPLES[kind];
+  return {
+    operationId: `post${kind === 'census' ? 'Census' : 'Receipt'}`, tags: ['imports'], security: bearer(`${kind}:write`),
+    summary: `Import a JSON batch of ${kind} records (at most 5 MB); processed asynchronously`,
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: ref(batch), example }, 'application/*+json': { schema: ref(batch), example } },
+    },
+    responses: {
+      201: ok('accepted and queued; follow Location (or GET /local/v1/imports/{id}) for the result', ref('ImportCreated'), {
+        Location: { description: '/local/v1/imports/{id}', schema: { type: 'string' } },
+      }),
+      ...errors([400, 401, 403, 413, 415, 422], { 422: `a repeated record in the batch (${kind === 'census' ? 'employeeRegistration' : 'employeeRegistration, paymentDate, amount'})` }),
+    },
+  };
+}
+
+const idParam = (description: string, schema: JsonSchema) => ({ name: 'id', in: 'path', required: true, description, schema });
+
+function paths(): Record<string, Record<string, Operation>> {
+  return {
+    '/oauth/v1/access-token': {
+      post: {
+        operationId: 'getAccessToken', tags: ['auth'], security: [{ basicAuth: [] }],
+        summary: 'OAuth 2.0 client credentials: a JWT valid expires_in seconds',
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenRequest') } } },
+        responses: {
+          200: ok('the token (Cache-Control: no-store)', ref('TokenResponse'), {
+            'Cache-Control': { schema: { type: 'string', const: 'no-store' } },
+          }),
+          ...errors([400, 401, 413, 415], {
+            400: 'grant_type missing (error invalid_request) or not client_credentials (error unsupported_grant_type), or not a form body',
+            401: 'no or bad Basic credentials (error invalid_client; WWW-Authenticate: Basic)',
+          }),
+        },
+      },
+    },
+    '/law/api/v1/census': { post: jsonImport('census') },
+    '/law/api/v1/receipt': { post: jsonImport('receipt') },
+    '/law/api/v1/payroll-submissions': {
+      post: {
+        operationId: 'postPayrollSubmissions', tags: ['files'], security: bearer('submissions:write'),
+        summary: 'Start the file handshake: one upload grant per file, in request order',
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(['application/json', 'application/json-patch+json', 'application/*+json']
+            .map((t) => [t, { schema: ref('SubmissionRequest') }])),
+        },
+        responses: {
+          201: ok('the grants; a checksum whose earlier grant was never used gets a new grant (the old address stops working)', ref('SubmissionResponse')),
+          ...errors([400, 401, 403, 413, 415, 422], {
+            400: 'a metadata item is invalid; each message names the item index and field',
+            422: 'a checksum equals that of a file already uploaded, or two items share one',
+          }),
+        },
+      },
+    },
+    '/uploads/{fileId}': {
+      put: {
+        operationId: 'uploadFile', tags: ['files'], security: [],
+        summary: 'Upload the CSV file to the pre-signed address of its grant (no Authorization header)',
+        parameters: [
+          { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'expires', in: 'query', required: true, description: 'Unix seconds', schema: { type: 'string', pattern: '^\\d+$' } },
+          { name: 'signature', in: 'query', required: true, description: 'hex HMAC-SHA256 of method, path, expiry and content type',
+            schema: { type: 'string', pattern: '^[0-9a-f]+$' } },
+        ],
+        requestBody: { required: true, content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv', maxLength: LIMITS.fileBytes } } } },
+        responses: {
+          200: ok('stored; processing starts', undefined, { ETag: { description: '"<md5 of the body>"', schema: { type: 'string' } } }),
+          ...errors([400, 403, 404, 409, 413, 415], {
+            400: 'the MD5 of the body differs from the declared checksum; nothing kept, the grant stays usable until it expires',
+            403: 'bad or missing signature, or the address expired',
+            404: 'no such upload address',
+            409: 'the file was already uploaded',
+            413: 'body over 100 MB; reading stops and nothing is kept',
+            415: 'Content-Type is not text/csv',
+          }),
+        },
+      },
+    },
+    '/law/api/v1/deliveries': {
+      get: {
+        operationId: 'listDeliveries', tags: ['deliveries'], security: bearer('deliveries:read'),
+        summary: 'Webhook delivery attempts, newest first',
+        parameters: queryParameters(deliveriesQuerySchema, {
+          status: '1 PENDING, 2 SUCCESS, 3 FAILED', maxRetries: 'keeps attempts with attemptCount <= maxRetries (0..5)',
+          limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}`,
+        }),
+        responses: { 200: ok('the attempts', arrayOf('DeliveryAttempt')), ...errors([400, 401, 403]) },
+      },
+    },
+    '/law/api/v1/deliveries/{id}': {
+      get: {
+        operationId: 'getDelivery', tags: ['deliveries'], security: bearer('deliveries:read'),
+        parameters: [idParam('delivery attempt id', { type: 'string', pattern: '^\\d+$' })],
+        responses: { 200: ok('the attempt', ref('DeliveryAttempt')), ...errors([400, 401, 403, 404], { 400: 'the id is not a whole number' }) },
+      },
+    },
+    ...localPaths(),
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApi', tags: ['local'], security: [], summary: 'This document',
+        responses: { 200: ok('OpenAPI 3.1', { type: 'object' }) },
+      },
+    },
+  };
+}
+
+function localPaths(): Record<string, Record<string, Operation>> {
+  const local = (operation: Operation): Operation => ({ tags: ['local'], security: bearer(), description: LOCAL_AUTH, ...operation });
+  const deleted = (what: string) => ({ 204: { description: `${what} (also when there was none)` } });
+  return {
+    '/local/v1/health': {
+      get: { operationId: 'health', tags: ['local'], security: [], responses: { 200: ok('the server is up', ref('Health')) } },
+    },
+    '/local/v1/imports': {
+      get: local({
+        operationId: 'listImports', summary: 'Import results (JSON batches and uploaded files), newest first',
+        parameters: queryParameters(importsQuerySchema, { limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}` }),
+        responses: { 200: ok('the imports', arrayOf('ImportResult')), ...errors([400, 401]) },
+      }),
+    },
+    '/local/v1/imports/{id}': {
+      get: local({
+        operationId: 'getImport', parameters: [idParam('import id', { type: 'string' })],
+        responses: { 200: ok('the import', ref('ImportResult')), ...errors([401, 404]) },
+      }),
+    },
+    '/local/v1/requests': {
+      get: local({
+        operationId: 'listRequests', summary: 'The request log, newest first: the caller\'s requests and those of no known client',
+        parameters: queryParameters(requestsQuerySchema, { limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}` }),
+        responses: { 200: ok('log rows (the newest 10,000 are kept)', arrayOf('RequestLogEntry')), ...errors([400, 401]) },
+      }),
+    },
+    '/local/v1/webhook': {
+      get: local({
+        operationId: 'getWebhook', summary: 'The webhook registration; the secret is never shown',
+        responses: { 200: ok('url null when none is registered', ref('WebhookState')), ...errors([401]) },
+      }),
+      put: local({
+        operationId: 'putWebhook', summary: 'Register (replace) the webhook; without a secret one is generated and answered once',
+        requestBody: { required: true, content: json(ref('WebhookRegistration')) },
+        responses: { 200: ok('registered', ref('WebhookState')), ...errors([400, 401, 415]) },
+      }),
+      delete: local({ operationId: 'deleteWebhook', responses: { ...deleted('unregistered'), ...errors([401]) } }),
+    },
+    '/local/v1/faults': {
+      get: local({ operationId: 'getFaults', responses: { 200: ok('the rules', ref('FaultRules')), ...errors([401]) } }),
+      put: local({
+        operationId: 'putFaults', summary: 'Replace the fault injection rules (kept in memory; a restart clears them)',
+        requestBody: { required: true, content: json(ref('FaultRules')) },
+        responses: { 200: ok('the rules now in force', ref('FaultRules')), ...errors([400, 401, 415]) },
+      }),
+      delete: local({ operationId: 'deleteFaults', responses: { ...deleted('all rules removed'), ...errors([401]) } }),
+    },
+    '/local/v1/deliveries/{id}/redeliver': {
+      post: local({
+        operationId: 'redeliver', summary: 'Send the event of a delivery attempt again now, as a new RETRY attempt outside the retry budget',
+        parameters: [idParam('delivery attempt id', { type: 'string', pattern: '^\\d+$' })],
+        responses: { 202: ok('the new attempt, PENDING', ref('DeliveryAttempt')), ...errors([400, 401, 404], { 400: 'the id is not a whole number' }) },
+      }),
+    },
+  };
+}
+
+const TRACE_HEADER = { 'X-Trace-Id': { $ref: '#/components/headers/TraceId' } };
+
+function withTraceHeaders(all: Record<string, Record<string, Operation>>): Record<string, Record<string, Operation>> {
+  for (const item of Object.values(all)) {
+    for (const op of Object.values(item)) {
+      for (const response of Object.values(op.responses as Record<string, Response>)) response.headers = { ...response.headers, ...TRACE_HEADER };
+    }
+  }
+  return all;
+}
+
+const WEBHOOK_HEADERS = [
+  ['webhook-id', 'the event id; the same on every attempt, so repeats can be dropped'],
+  ['webhook-timestamp', 'Unix seconds of this attempt'],
+  ['webhook-signature', 'v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the registered whsec_ secret'],
+].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
+
+let cached: { baseUrl: string; document: Record<string, unknown> } | undefined;
+
+/** The document; `baseUrl` becomes its server. Built once: the contract does not change while running. */
+export function openApiDocument(baseUrl: string): Record<string, unknown> {
+  if (cached?.baseUrl !== baseUrl) cached = { baseUrl, document: buildDocument(baseUrl) };
+  return cached.document;
+}
+
+function buildDocument(baseUrl: string): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Payroll Data Import Service (local server)', version: '1.0.0',
+      description: 'The service API (/oauth, /law, /uploads) and the local server\'s own extensions (/local/v1). '
+        + 'Every error uses the error body; every response carries X-Trace-Id.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
+    tags: ['auth', 'imports', 'files', 'deliveries', 'local'].map((name) => ({ name })),
+    paths: withTraceHeaders(paths()),
+    webhooks: {
+      importFinished: {
+        post: {
+          operationId: 'importFinished', summary: 'import.processed or import.rejected, signed as Standard Webhooks 1.0',
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: json(ref('WebhookEvent')) },
+          responses: { '2XX': { description: 'delivered (within 5 s); anything else is retried up to 5 times' } },
+        },
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        basicAuth: { type: 'http', scheme: 'basic', description: 'client id and secret; only for the token endpoint' },
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'from /oauth/v1/access-token; the listed role is the scope needed' },
+      },
+      headers: { TraceId: { description: 'the request\'s trace id (quote it to support)', schema: { type: 'string' } } },
+    },
+  };
+}
