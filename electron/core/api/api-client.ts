@@ -1,0 +1,178 @@
+/** The client of the Payroll Data Import Service: tokens, JSON imports, the file handshake, uploads, deliveries. */
+import { z } from 'zod';
+import type { DeliveryAttempt, FileMetadata, ImportCreated, ImportResult, RecordKind, UploadGrant } from '../../../shared';
+import {
+  RECORD_KINDS, deliveryAttemptSchema, importCreatedSchema, importResultSchema, submissionResponseSchema, tokenResponseSchema,
+} from '../../../shared';
+import type { Logger } from '../../lib/logger';
+import { NetworkError, UnexpectedResponseError } from './api-errors';
+import type { HttpResponse } from './http-transport';
+import { createTransport } from './http-transport';
+import { createProxyResolver } from './proxy-config';
+import type { RetryMode, RetryOptions } from './retry-policy';
+import { DEFAULT_RETRY, doNotRetry, withRetries } from './retry-policy';
+import { errorFromResponse, parseResponse, responseHeader } from './responses';
+import { createTokenCache } from './token-cache';
+import type { UploadOptions } from './upload-file';
+import { uploadFile } from './upload-file';
+import { checkUrl, joinUrl } from './url-policy';
+
+export type ApiClientOptions = {
+  /** e.g. https://api.example.com or http://127.0.0.1:8787 (plain http only to loopback, else InsecureUrlError). */
+  baseUrl: string;
+  /** Asked lazily, at each token request; the secret is never kept, logged or put in an error. */
+  credentials: () => Promise<{ clientId: string; clientSecret: string }>;
+  /** Explicit proxy for every target (loopback too); '' for none. Absent: HTTPS_PROXY/HTTP_PROXY minus NO_PROXY. */
+  proxy?: string;
+  logger?: Logger;
+  /** Default { retries: 4, baseDelayMs: 500, maxDelayMs: 15000 }. */
+  retry?: RetryOptions;
+  /** Per request, default 30000; for uploads an idle timeout (no bytes moving) instead. */
+  timeoutMs?: number;
+  /** Extra trusted CA certificates (PEM), e.g. a company's TLS-inspecting proxy, or a test server's own. */
+  ca?: string | Buffer;
+};
+
+export type DeliveriesFilter = { status?: number; maxRetries?: number; limit?: number };
+
+export type ApiClient = {
+  getToken(): Promise<string>;
+  /** POST census/receipt. Not idempotent: see NetworkError.requestSent. */
+  sendBatch(kind: RecordKind, records: unknown[]): Promise<ImportCreated>;
+  /** POST payroll-submissions: one grant per item, in order. */
+  requestGrants(items: FileMetadata[]): Promise<UploadGrant[]>;
+  /** PUT the file to a grant's address; the etag is the server's MD5 of what it received (quotes removed). */
+  uploadFile(uploadUrl: string, filePath: string, opts: UploadOptions): Promise<{ etag: string | undefined }>;
+  listDeliveries(query?: DeliveriesFilter): Promise<DeliveryAttempt[]>;
+  getDelivery(id: number): Promise<DeliveryAttempt>;
+  /** GET /local/v1/imports/:id (local server only). */
+  getImport(id: string): Promise<ImportResult>;
+  /** Closes idle keep-alive connections. */
+  close(): void;
+};
+
+const TOKEN_PATH = '/oauth/v1/access-token';
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+type Call<S extends z.ZodType> = {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, number | undefined>;
+  body?: unknown;
+  mode: RetryMode;
+  expect: number;
+  schema: S;
+};
+
+function checkRetry(retry: RetryOptions): RetryOptions {
+  const ok = Number.isInteger(retry.retries) && retry.retries >= 0 && retry.baseDelayMs >= 0 && retry.maxDelayMs >= retry.baseDelayMs;
+  if (!ok) throw new RangeError('retry needs whole retries >= 0 and 0 <= baseDelayMs <= maxDelayMs');
+  return retry;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = checkUrl(options.baseUrl, 'the base URL');
+  const transport = createTransport({ proxy: createProxyResolver(options.proxy), ...(options.ca ? { ca: options.ca } : {}) });
+  const retry = checkRetry(options.retry ?? DEFAULT_RETRY);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const log = options.logger;
+
+  const send = async (method: string, url: URL, headers: Record<string, string>, body?: Buffer): Promise<HttpResponse> => {
+    const res = await transport.send({
+      method, url, headers: { accept: 'application/json', ...headers },
+      ...(body ? { body } : {}),
+      timeout: { ms: timeoutMs, kind: 'total' }, maxResponseBytes: MAX_ANSWER_BYTES,
+    });
+    log?.debug(`${method} ${url.pathname} -> ${res.status} (trace ${responseHeader(res, 'x-trace-id') ?? 'none'})`);
+    return res;
+  };
+
+  const tokens = createTokenCache(() =>
+    withRetries(`POST ${TOKEN_PATH}`, 'safe', retry, log, async () => {
+      const { clientId, clientSecret } = await options.credentials();
+      if (!clientId || clientId.includes(':')) throw new Error('the client id must be non-empty and must not contain ":"');
+      const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+      const res = await send('POST', joinUrl(base, TOKEN_PATH), {
+        authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded',
+      }, Buffer.from('grant_type=client_credentials'));
+      if (res.status !== 200) throw errorFromResponse(res, `POST ${TOKEN_PATH}`);
+      const body = parseResponse(res, tokenResponseSchema, `POST ${TOKEN_PATH}`);
+      log?.debug(`new access token for ${clientId}, valid ${body.expires_in} s`);
+      return { accessToken: body.access_token, expiresInSeconds: body.expires_in };
+    }));
+
+  const tokenOnce = () => tokens.get().catch((error: unknown) => {
+    // Its own retries are done: the call's retries must not repeat them.
+    throw typeof error === 'object' && error !== null ? doNotRetry(error) : error;
+  });
+
+  async function call<S extends z.ZodType>(spec: Call<S>): Promise<z.output<S>> {
+    const url = joinUrl(base, spec.path);
+    for (const [key, value] of Object.entries(spec.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const request = `${spec.method} ${spec.path}`;
+    const body = spec.body === undefined ? undefined : Buffer.from(JSON.stringify(spec.body));
+    const headers = (token: string) => ({
+      authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}),
+    });
+    let renewed = false;
+    try {
+      return await withRetries(request, spec.mode, retry, log, async () => {
+        const token = await tokenOnce();
+        let res = await send(spec.method, url, headers(token), body);
+        if (res.status === 401 && !renewed) {
+          // A 401 means the token was refused before anything was done, so even a POST may go again.
+          renewed = true;
+          tokens.invalidate(token);
+          log?.info(`${request}: the token was refused; retrying once with a new one`);
+          res = await send(spec.method, url, headers(await tokenOnce()), body);
+        }
+        if (res.status !== spec.expect) throw errorFromResponse(res, request);
+        return parseResponse(res, spec.schema, request);
+      });
+    } catch (error) {
+      if (spec.mode === 'unsafe' && error instanceof NetworkError && error.requestSent) {
+        throw new NetworkError(
+          `${error.message}: the outcome is unknown, the server may have received the request; check its imports before sending it again`,
+          { ...(error.code ? { code: error.code } : {}), requestSent: true, cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  return {
+    getToken: () => tokens.get(),
+
+    sendBatch(kind, records) {
+      if (!RECORD_KINDS.includes(kind)) return Promise.reject(new TypeError(`unknown record kind ${String(kind)}; use census or receipt`));
+      return call({ method: 'POST', path: `/law/api/v1/${kind}`, body: records, mode: 'unsafe', expect: 201, schema: importCreatedSchema });
+    },
+
+    async requestGrants(items) {
+      const path = '/law/api/v1/payroll-submissions';
+      const grants = await call({ method: 'POST', path, body: items, mode: 'safe', expect: 201, schema: submissionResponseSchema });
+      if (grants.length !== items.length) {
+        throw new UnexpectedResponseError({
+          status: 201, request: `POST ${path}`, messages: [`asked for ${items.length} grants, got ${grants.length}`],
+        });
+      }
+      return grants;
+    },
+
+    uploadFile: (uploadUrl, filePath, opts) => uploadFile(transport, timeoutMs, uploadUrl, filePath, opts),
+
+    listDeliveries: (query = {}) =>
+      call({
+        method: 'GET', path: '/law/api/v1/deliveries', mode: 'safe', expect: 200, schema: z.array(deliveryAttemptSchema),
+        query: { status: query.status, maxRetries: query.maxRetries, limit: query.limit },
+      }),
+
+    getDelivery: (id) =>
+      call({ method: 'GET', path: `/law/api/v1/deliveries/${encodeURIComponent(String(id))}`, mode: 'safe', expect: 200, schema: deliveryAttemptSchema }),
+
+    getImport: (id) =>
+      call({ method: 'GET', path: `/local/v1/imports/${encodeURIComponent(id)}`, mode: 'safe', expect: 200, schema: importResultSchema }),
+
+    close: () => transport.close(),
+  };
+}

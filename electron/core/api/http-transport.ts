@@ -1,0 +1,210 @@
+/**
+ * One HTTP exchange over node:http(s): no redirects followed, bounded answers, streamed request bodies, and
+ * a precise "did the request reach the server" flag, which axios cannot tell (it hides whether the socket
+ * ever connected), and which decides whether a non-idempotent POST may be sent again.
+ */
+import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { TLSSocket } from 'node:tls';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import { AbortError, NetworkError } from './api-errors';
+import type { ProxyResolver } from './proxy-config';
+import { redactProxy } from './proxy-config';
+import { describeUrl } from './url-policy';
+
+export type HttpRequest = {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  /** A buffer, or a function opening the stream to send (so nothing is read before the request goes out). */
+  body?: Buffer | (() => Readable);
+  /** `total`: the whole exchange must finish within timeoutMs; `idle`: no progress for timeoutMs (uploads). */
+  timeout: { ms: number; kind: 'total' | 'idle' };
+  maxResponseBytes: number;
+  signal?: AbortSignal;
+  /** Bytes of a streamed body handed to the socket so far. */
+  onBodyBytes?: (sent: number) => void;
+};
+
+export type HttpResponse = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+
+export type Transport = {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  /** Closes idle keep-alive connections. */
+  close(): void;
+};
+
+export type TransportOptions = { proxy: ProxyResolver; ca?: string | Buffer };
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'DNS lookup failed for now',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed while sending',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed and not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate chain is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its TLS certificate issuer is not trusted',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
+  ERR_SSL_UNSUPPORTED_PROTOCOL: 'it does not offer TLS 1.2 or newer',
+  ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION: 'it does not offer TLS 1.2 or newer',
+};
+
+/** TLS trust and version failures: permanent, so retrying is pointless. */
+export function isTlsFailure(code: string | undefined): boolean {
+  return !!code && (/^(ERR_SSL_|ERR_TLS_|CERT_)/.test(code) || code.includes('CERT') || code.includes('SELF_SIGNED'));
+}
+
+export function createTransport(options: TransportOptions): Transport {
+  const tls = { minVersion: 'TLSv1.2' as const, ...(options.ca ? { ca: options.ca } : {}) };
+  const direct = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true, ...tls }) };
+  const proxied = new Map<string, HttpsProxyAgent<string>>();
+
+  function agentFor(url: URL): { agent: http.Agent; via?: string } {
+    const proxy = options.proxy(url);
+    if (!proxy) return { agent: url.protocol === 'https:' ? direct.https : direct.http };
+    let agent = proxied.get(proxy.href);
+    if (!agent) {
+      // CONNECT for every target, http ones too: one code path, and the proxy never sees a request line.
+      agent = new HttpsProxyAgent(proxy.href, { keepAlive: true, ...tls });
+      proxied.set(proxy.href, agent);
+    }
+    return { agent, via: redactProxy(proxy) };
+  }
+
+  return {
+    send: (request) => exchange(request, agentFor(request.url), tls),
+    close() {
+      direct.http.destroy();
+      direct.https.destroy();
+      for (const agent of proxied.values()) agent.destroy();
+      proxied.clear();
+    },
+  };
+}
+
+function exchange(r: HttpRequest, route: { agent: http.Agent; via?: string }, tls: object): Promise<HttpResponse> {
+  const { url } = r;
+  const where = `${r.method} ${describeUrl(url)}${route.via ? ` (through proxy ${route.via})` : ''}`;
+  return new Promise<HttpResponse>((resolve, reject) => {
+    if (r.signal?.aborted) {
+      reject(new AbortError());
+      return;
+    }
+    const secure = url.protocol === 'https:';
+    const req = (secure ? https : http).request({
+      method: r.method,
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || (secure ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      headers: r.headers,
+      agent: route.agent,
+      ...(secure ? tls : {}),
+    });
+    // Node checks Content-Length against the bytes written (a file that shrank mid-upload); the types lack it.
+    Object.assign(req, { strictContentLength: true });
+    // "Reached" = the connection (and TLS handshake) to the target is up, so request bytes may have arrived.
+    let reached = false;
+    let settled = false;
+    let body: Readable | undefined;
+    let timer: NodeJS.Timeout | undefined;
+
+    const cleanup = () => {
+      clearTimeout(timer);
+      r.signal?.removeEventListener('abort', onAbort);
+      if (body && !body.destroyed) body.destroy();
+    };
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      req.destroy();
+      reject(error);
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const message = reached
+          ? `${where}: no answer within ${r.timeout.ms} ms`
+          : `cannot reach ${where}: no connection within ${r.timeout.ms} ms`;
+        fail(new NetworkError(message, { code: 'ETIMEDOUT', requestSent: reached }));
+      }, r.timeout.ms);
+    };
+    const touch = () => {
+      if (r.timeout.kind === 'idle') arm();
+    };
+    function onAbort() {
+      fail(new AbortError());
+    }
+    r.signal?.addEventListener('abort', onAbort, { once: true });
+    arm();
+
+    req.on('socket', (socket) => {
+      const up = () => {
+        reached = true;
+        touch();
+      };
+      if (req.reusedSocket) up();
+      else if (socket instanceof TLSSocket) socket.once('secureConnect', up);
+      else if (socket.connecting) socket.once('connect', up);
+      else up();
+    });
+
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code;
+      const reason = (code && REASONS[code]) ?? error.message;
+      const message = reached ? `${where}: the connection broke (${reason})` : `cannot reach ${where}: ${reason}`;
+      fail(new NetworkError(message, { ...(code ? { code } : {}), requestSent: reached, cause: error }));
+    });
+
+    req.on('response', (res) => {
+      reached = true;
+      touch();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > r.maxResponseBytes) {
+          fail(new NetworkError(`${where}: the answer is larger than ${r.maxResponseBytes} bytes`, { code: 'ERESPONSETOOLARGE', requestSent: true }));
+          return;
+        }
+        chunks.push(chunk);
+        touch();
+      });
+      res.on('error', (error: NodeJS.ErrnoException) => {
+        fail(new NetworkError(`${where}: the connection broke while reading the answer`, { ...(error.code ? { code: error.code } : {}), requestSent: true, cause: error }));
+      });
+      res.on('end', () => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        // An early answer (403, 413...) while the body is still streaming: stop sending it.
+        if (!req.writableFinished) req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      });
+    });
+
+    if (r.body === undefined) {
+      req.end();
+    } else if (Buffer.isBuffer(r.body)) {
+      req.end(r.body);
+    } else {
+      body = r.body();
+      let sent = 0;
+      body.on('data', (chunk: Buffer) => {
+        sent += chunk.length;
+        r.onBodyBytes?.(sent);
+        touch();
+      });
+      body.on('error', (error) => fail(error));
+      body.pipe(req);
+    }
+  });
+}

@@ -1,0 +1,73 @@
+/** When a failed call is tried again, and after how long: exponential backoff with full jitter, Retry-After honoured. */
+import type { Logger } from '../../lib/logger';
+import { ApiError, NetworkError } from './api-errors';
+import { isTlsFailure } from './http-transport';
+
+export type RetryOptions = { retries: number; baseDelayMs: number; maxDelayMs: number };
+export const DEFAULT_RETRY: RetryOptions = { retries: 4, baseDelayMs: 500, maxDelayMs: 15_000 };
+
+/**
+ * `safe`: sending twice does no harm (token, grants, GETs): network errors, 5xx and 429 are retried.
+ * `unsafe`: a second send may duplicate (census/receipt POST): only when the request surely never
+ * arrived, or the answer says it was not taken (429, 502, 503, 504).
+ */
+export type RetryMode = 'safe' | 'unsafe';
+
+const UNSAFE_STATUSES = new Set([429, 502, 503, 504]);
+
+export function isRetryable(error: unknown, mode: RetryMode): boolean {
+  if (error instanceof NetworkError) {
+    if (isTlsFailure(error.code)) return false;
+    return mode === 'safe' || !error.requestSent;
+  }
+  if (error instanceof ApiError) {
+    if (error.name === 'UnexpectedResponseError') return false;
+    return mode === 'safe' ? error.status === 429 || error.status >= 500 : UNSAFE_STATUSES.has(error.status);
+  }
+  return false;
+}
+
+/** Full jitter: a random delay in [0, min(max, base * 2^attempt)). */
+export function backoffDelay(attempt: number, options: RetryOptions, random: () => number = Math.random): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
+  return Math.floor(random() * ceiling);
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Errors that must reach the caller untouched, whatever their type (e.g. a failed token request inside a call). */
+const final = new WeakSet<object>();
+export function doNotRetry<T extends object>(error: T): T {
+  final.add(error);
+  return error;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails for good, or the retries are used up. A Retry-After longer than
+ * maxDelayMs ends the retries at once: the error (with retryAfterMs) goes to the caller, which can schedule
+ * a later try rather than block here.
+ */
+export async function withRetries<T>(
+  what: string, mode: RetryMode, options: RetryOptions, logger: Logger | undefined, attempt: () => Promise<T>,
+): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (typeof error === 'object' && error !== null && final.has(error)) throw error;
+      if (n >= options.retries || !isRetryable(error, mode)) throw error;
+      const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
+      if (retryAfter !== undefined && retryAfter > options.maxDelayMs) throw error;
+      const delay = retryAfter ?? backoffDelay(n, options);
+      logger?.warn(`${what}: ${(error as Error).message}; retry ${n + 1} of ${options.retries} in ${delay} ms`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
