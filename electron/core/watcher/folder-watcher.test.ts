@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFolderWatcher } from './folder-watcher';
@@ -114,6 +114,19 @@ describe('createFolderWatcher: taking files', () => {
     await withWatcher({ usePolling: true, pollIntervalMs: 100 }, async ({ dir, countOf, waitFor }) => {
       await writeFile(join(dir, 'share.csv'), 'a\n');
       await waitFor('share.csv via polling', () => countOf('share.csv') > 0);
+    });
+  });
+
+  it('reports a file it cannot read as a readable error and keeps going', async () => {
+    await withWatcher({}, async ({ dir, seen, countOf, waitFor, watcher }) => {
+      // A symlink pointing at itself: stat fails with ELOOP, an error that is neither "gone" nor "busy".
+      await symlink('loop.csv', join(dir, 'loop.csv'));
+      await watcher.sweep();
+      await waitFor('an error about loop.csv', () => seen.errors.length > 0);
+      expect(seen.errors[0]?.message).toMatch(/^Cannot read the size of ".*loop\.csv": ELOOP.*next sweep/);
+      await writeFile(join(dir, 'fine.csv'), 'a\n');
+      await waitFor('fine.csv', () => countOf('fine.csv') > 0);
+      expect(countOf('loop.csv')).toBe(0);
     });
   });
 

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createLogger, type Logger } from '../../lib/logger';
 import { isCandidateName } from './candidate-name';
-import { classifyFsError, describeError } from './fs-errors';
+import { classifyFsError, describeError, errorPath } from './fs-errors';
 import { createStabilityTracker, type StabilityTracker, type StableFile } from './stability-tracker';
 import { watchTopLevel, type TopLevelWatch } from './top-level-watch';
 import { createTypedEmitter, type TypedEmitter } from './typed-emitter';
@@ -89,6 +89,13 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
 
   const onWatchError = (error: unknown): void => {
     const message = describeError(error);
+    const path = errorPath(error);
+    if (path !== undefined && resolve(path) !== root) {
+      // One file chokidar could not stat (a symlink loop, a locked file): the stability check reports it on its own
+      // terms, and restarting the watch would not help.
+      logger.debug(`chokidar could not watch ${path}: ${message}`);
+      return;
+    }
     logger.warn(`chokidar reported: ${message}`);
     inBackground(checkFolder().then(() => {
       if (!present) return;

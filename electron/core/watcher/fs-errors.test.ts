@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { busyBackoffMs, classifyFsError, describeError, errorCode } from './fs-errors';
+import { busyBackoffMs, classifyFsError, describeError, errorCode, errorPath } from './fs-errors';
 
 function fsError(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: simulated`), { code });
@@ -15,6 +15,7 @@ describe('classifyFsError', () => {
       const error = await stat(join(dir, 'missing.csv')).then(() => undefined, (e: unknown) => e);
       expect(errorCode(error)).toBe('ENOENT');
       expect(classifyFsError(error)).toBe('gone');
+      expect(errorPath(error)).toBe(join(dir, 'missing.csv'));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -26,6 +27,13 @@ describe('classifyFsError', () => {
 
   it.each([fsError('EIO'), new Error('no code'), 'a string', undefined])('treats %s as other', (error) => {
     expect(classifyFsError(error)).toBe('other');
+  });
+});
+
+describe('errorPath', () => {
+  it('is undefined for errors that name no path', () => {
+    expect(errorPath(new Error('no path'))).toBeUndefined();
+    expect(errorPath({ path: 42 })).toBeUndefined();
   });
 });
 

@@ -11,6 +11,12 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The path a Node fs error is about, when it says. */
+export function errorPath(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'path' in error && typeof error.path === 'string') return error.path;
+  return undefined;
+}
+
 export function classifyFsError(error: unknown): FsErrorKind {
   const code = errorCode(error);
   if (code !== undefined && GONE_CODES.has(code)) return 'gone';
