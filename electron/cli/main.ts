@@ -1,4 +1,5 @@
 /** The `payroll-uploader` command: dispatches to its subcommands and turns failures into exit codes. */
+import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command';
 import { serverCommand } from './server-command';
 import { SERVER_USAGE } from './server-flags';
 import { EXIT, UsageError } from './usage-error';
@@ -7,6 +8,7 @@ type Command = { run(args: string[]): Promise<number>; usage: string; summary: s
 
 const COMMANDS: Record<string, Command> = {
   server: { run: serverCommand, usage: SERVER_USAGE, summary: 'run the local stand-in of the service on 127.0.0.1' },
+  credentials: { run: credentialsCommand, usage: CREDENTIALS_USAGE, summary: 'store, delete or check the client credentials (OS keychain)' },
 };
 
 function usage(): string {

@@ -1,0 +1,57 @@
+/** `payroll-uploader credentials set|delete|status --env E`: the client secret lives in the OS keychain. */
+import { parseArgs } from 'node:util';
+import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, saveCredentials } from '../core/credentials';
+import { openCliContext, profileOf, usageErrors } from './cli-context';
+import { readLine, readSecret } from './secret-input';
+import { EXIT, UsageError } from './usage-error';
+
+export const CREDENTIALS_USAGE = `Usage: payroll-uploader credentials set|delete|status [--env local|sandbox|production] [--client-id ID] [--json]
+
+  set      stores the client id in settings and the client secret in the OS keychain; the secret is
+           read from a prompt, or from standard input when it is piped (never from the command line)
+  delete   removes the profile's secret from the keychain and its client id from settings
+  status   tells whether credentials are set, and where they come from`;
+
+export async function credentialsCommand(args: string[]): Promise<number> {
+  const { values, positionals } = usageErrors(() => parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: { env: { type: 'string' }, 'client-id': { type: 'string' }, json: { type: 'boolean' } },
+  }));
+  const [action, ...extra] = positionals;
+  if (!action || !['set', 'delete', 'status'].includes(action) || extra.length > 0) {
+    throw new UsageError(extra.length > 0
+      ? 'unexpected extra argument (not repeated here, in case it is a secret): the secret is never taken from the command line; pipe it or type it at the prompt'
+      : 'say set, delete or status');
+  }
+  const ctx = openCliContext();
+  const profile = profileOf(values.env, ctx.settings);
+  const out = (text: string, json: object) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+
+  if (action === 'set') {
+    const clientId = values['client-id'] ?? (process.stdin.isTTY ? await readLine(`Client id (${profile}): `) : undefined);
+    if (!clientId) throw new UsageError('--client-id is required when the secret comes from standard input');
+    const secret = await readSecret(`Client secret for ${clientId} (${profile}): `);
+    if (!secret) throw new UsageError('the client secret is empty');
+    await saveCredentials({ profile, clientId, clientSecret: secret, store: ctx.secrets, settings: ctx.settings });
+    out(`stored the credentials of client "${clientId}" for ${profile} (secret in the OS keychain)`, { profile, clientId, stored: true });
+    return EXIT.ok;
+  }
+  if (action === 'delete') {
+    const deleted = await forgetCredentials({ profile, store: ctx.secrets, settings: ctx.settings });
+    out(deleted ? `deleted the credentials of ${profile}` : `no credentials were stored for ${profile}`, { profile, deleted });
+    return EXIT.ok;
+  }
+  const clientId = ctx.settings.get().profiles[profile].clientId;
+  const keychain = await ctx.secrets.status();
+  const stored = clientId && keychain.available ? (await ctx.secrets.get(profile, clientId)) !== undefined : false;
+  const fromEnv = Boolean(process.env[CLIENT_ID_ENV] && process.env[CLIENT_SECRET_ENV]);
+  const lines = [
+    `profile: ${profile}`,
+    `client id: ${clientId ?? '(not set)'}`,
+    `secret in keychain: ${stored ? 'yes' : 'no'}`,
+    `keychain: ${keychain.available ? 'available' : `unavailable: ${keychain.reason}`}`,
+    `environment variables ${CLIENT_ID_ENV}/${CLIENT_SECRET_ENV}: ${fromEnv ? 'set (they take precedence)' : 'not set'}`,
+  ];
+  out(lines.join('\n'), { profile, clientId: clientId ?? null, secretStored: stored, keychainAvailable: keychain.available, env: fromEnv });
+  return fromEnv || stored ? EXIT.ok : EXIT.failure;
+}

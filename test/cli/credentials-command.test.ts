@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startKeyring } from '../helpers/keyring';
+import { ROOT, tempDir } from '../helpers/local-server';
+
+const SECRET = 'very-secret-client-value-42';
+
+type Result = { code: number; stdout: string; stderr: string };
+
+describe('payroll-uploader credentials (real gnome-keyring)', () => {
+  let keyring: Awaited<ReturnType<typeof startKeyring>>;
+  let dataDir: string;
+  const cli = (args: string[], stdin?: string, extraEnv: Record<string, string> = {}): Promise<Result> =>
+    new Promise((resolve) => {
+      const child = execFile(process.execPath, [join(ROOT, 'bin/payroll-uploader.js'), 'credentials', ...args], {
+        cwd: ROOT, env: { ...process.env, ...keyring.env, PAYROLL_DATA_DIR: dataDir, PAYROLL_CLIENT_ID: '', PAYROLL_CLIENT_SECRET: '', ...extraEnv },
+      }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+      child.stdin?.end(stdin ?? '');
+    });
+
+  beforeAll(async () => {
+    keyring = await startKeyring();
+    dataDir = await tempDir();
+  });
+  afterAll(async () => {
+    await keyring.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores the secret from standard input in the keychain, never in a file', async () => {
+    const set = await cli(['set', '--env', 'local', '--client-id', 'acme'], `${SECRET}\n`);
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('acme');
+    const status = await cli(['status', '--env', 'local', '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'local', clientId: 'acme', secretStored: true, keychainAvailable: true });
+    for (const name of await readdir(dataDir, { recursive: true })) {
+      const text = await readFile(join(dataDir, name)).catch(() => Buffer.alloc(0));
+      expect(text.includes(SECRET), name).toBe(false);
+    }
+    expect(set.stdout + status.stdout).not.toContain(SECRET);
+  });
+
+  it('refuses a secret given on the command line', async () => {
+    const res = await cli(['set', SECRET, '--env', 'local', '--client-id', 'acme']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('never taken from the command line');
+    expect(res.stderr).not.toContain(SECRET);
+  });
+
+  it('deletes the credentials, and status then says they are missing', async () => {
+    expect((await cli(['delete', '--env', 'local'])).code).toBe(0);
+    const status = await cli(['status', '--env', 'local', '--json']);
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout)).toMatchObject({ clientId: null, secretStored: false });
+  });
+
+  it('says how to fix a missing keychain', async () => {
+    const res = await cli(['set', '--env', 'local', '--client-id', 'acme'], SECRET, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/PAYROLL_CLIENT_SECRET/);
+    expect(res.stderr).not.toContain(SECRET);
+  });
+});
