@@ -1,0 +1,74 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newWebhookSecret } from '../server';
+import { MAX_ANSWER_BYTES, sendWebhook, signWebhook, webhookHeaders } from './webhook-sender';
+
+const servers: http.Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+}
+
+describe('webhook signing', () => {
+  it('signs exactly as the Standard Webhooks reference library', () => {
+    const secret = newWebhookSecret();
+    const body = JSON.stringify({ id: 'msg_1', type: 'import.processed', note: 'naïve ✓' });
+    const at = new Date('2026-03-01T12:00:00Z');
+    expect(signWebhook(secret, 'msg_1', at.getTime() / 1000, body)).toBe(new Webhook(secret).sign('msg_1', at, body));
+  });
+
+  it('makes headers the reference library verifies', () => {
+    const secret = newWebhookSecret();
+    const body = '{"a":1}';
+    const headers = webhookHeaders(secret, 'msg_abc', body, new Date());
+    expect(new Webhook(secret).verify(body, headers)).toEqual({ a: 1 });
+    expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
+    expect(headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('sendWebhook', () => {
+  const send = (url: string, signal = new AbortController().signal, timeoutMs = 2000) =>
+    sendWebhook({ url, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs, signal });
+
+  it('stops reading a long answer at the bound instead of waiting for its end', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write(Buffer.alloc(MAX_ANSWER_BYTES + 1024, 'x')); // and never ends
+    });
+    expect(await send(url, undefined, 20_000)).toMatchObject({ kind: 'answered', httpStatus: 200 });
+  });
+
+  it('gives no status when the answer is cut off half way', async () => {
+    const url = await serve((req, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('partial', () => req.socket.destroy());
+    });
+    expect(await send(url)).toMatchObject({ kind: 'error', httpStatus: null });
+  });
+
+  it('ends at once when aborted, with no status', async () => {
+    const url = await serve(() => undefined);
+    const abort = new AbortController();
+    const pending = send(url, abort.signal, 20_000);
+    setTimeout(() => abort.abort(), 50);
+    expect(await pending).toMatchObject({ kind: 'aborted', httpStatus: null });
+  });
+
+  it('refuses a URL that is not http(s)', async () => {
+    expect(await send('ftp://127.0.0.1/hook')).toMatchObject({ kind: 'error', httpStatus: null, durationMs: 0 });
+    expect(await send('not a url')).toMatchObject({ kind: 'error', httpStatus: null });
+  });
+});
