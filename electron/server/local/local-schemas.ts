@@ -31,7 +31,7 @@ export const importsQuerySchema = strictQuery({
 export const requestsQuerySchema = strictQuery({
   limit: limitParam(),
   pathPrefix: z.string().max(2048).regex(/^\//, 'pathPrefix must start with /').optional(),
-  status: intParam('status', 100, 599).optional(),
+  status: intParam('status', 0, 599).optional().describe('answer status; 0 finds requests dropped by fault injection'),
 });
 export type RequestsQuery = z.output<typeof requestsQuerySchema>;
 
