@@ -1,8 +1,10 @@
-/** Test-only helpers of the API client's tests: a self-signed certificate made with the system's openssl. */
+/** Test-only helpers of the API client's tests: a self-signed certificate, the server's request log, fault rules. */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { requestLog } from '../../server/local/request-log';
+import type { RunningServer } from '../../server/server';
 
 export type TestCert = { cert: string; key: string; certPem: string };
 
@@ -16,4 +18,19 @@ export async function makeTestCert(dir: string, names: string[]): Promise<TestCe
     '-subj', `/CN=${names[0] ?? 'localhost'}`, '-addext', `subjectAltName=${san}`, '-keyout', key, '-out', cert,
   ]);
   return { cert, key, certPem: await readFile(cert, 'utf8') };
+}
+
+/** Requests of the server's request log whose path matches the SQL LIKE `pattern`, oldest first (the log is flushed first). */
+export function loggedRequests(server: RunningServer, pattern: string): { method: string; path: string; status: number }[] {
+  requestLog(server.ctx)?.flush();
+  return server.ctx.db.prepare('SELECT method, path, status FROM request_log WHERE path LIKE ? ORDER BY id').all(pattern) as
+    { method: string; path: string; status: number }[];
+}
+
+/** Sets the server's fault rules through its HTTP API. */
+export async function setFaults(url: string, token: string, rules: unknown[]): Promise<void> {
+  const res = await fetch(`${url}/local/v1/faults`, {
+    method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(rules),
+  });
+  if (!res.ok) throw new Error(`PUT /local/v1/faults: ${res.status} ${await res.text()}`);
 }
