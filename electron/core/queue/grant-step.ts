@@ -1,0 +1,74 @@
+/** granting -> uploading: one handshake POST for every file ready together (up to 100). */
+import type { FileMetadata, FileTypeCode } from '../../../shared';
+import { classify, reasonOf } from './failures';
+import type { Job } from './job-types';
+import type { QueueCore } from './queue-core';
+
+/** Grants are used only while this much of their life remains (or half their life, for very short-lived ones). */
+export const GRANT_MARGIN_MS = 60_000;
+
+function metadataOf(job: Job): FileMetadata {
+  return {
+    fileType: job.fileType as FileTypeCode,
+    referenceDate: job.referenceDate as string,
+    checksum: job.md5 as string,
+    fileName: job.name,
+  };
+}
+
+/** Whether the job's grant may still be used for a PUT started now. */
+export function grantUsable(job: Job, now: number): boolean {
+  if (!job.grantUrl || job.grantExpiresAt === undefined) return false;
+  const lifetime = job.grantIssuedAt !== undefined ? job.grantExpiresAt - job.grantIssuedAt : Infinity;
+  // A service that issues grants living under 2 minutes could never satisfy a fixed 60 s margin: use them at once.
+  const margin = Math.min(GRANT_MARGIN_MS, lifetime / 2);
+  return job.grantExpiresAt - now > margin;
+}
+
+/** A 422 for a file whose PUT may already have reached the server means it arrived, not that it is a duplicate. */
+function onDuplicate(core: QueueCore, job: Job, reason: string): void {
+  if (job.putStartedAt !== undefined) {
+    core.logger.info(`${job.name}: the service already holds this checksum after our earlier upload: uploaded`);
+    core.write(job.id, { state: 'uploaded', uploadedAt: core.now(), attempts: 0, lastError: null });
+    return;
+  }
+  core.write(job.id, { state: 'duplicate', lastError: reason, attempts: 0 });
+}
+
+/**
+ * Requests grants for `jobs` (all in state granting). Never throws: every outcome is journaled. `attempts` is left
+ * alone on success so that an address refused again and again after fresh grants still backs off.
+ */
+export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const issuedAt = core.now();
+  try {
+    const grants = await core.api.requestGrants(jobs.map(metadataOf));
+    if (grants.length !== jobs.length) throw new Error(`the service answered ${grants.length} grants for ${jobs.length} files`);
+    jobs.forEach((job, i) => {
+      const grant = grants[i];
+      if (!grant) return;
+      const expiresAt = Date.parse(grant.expiration);
+      core.write(job.id, {
+        state: 'uploading', grantUrl: grant.uploadUrl, grantIssuedAt: issuedAt,
+        grantExpiresAt: Number.isNaN(expiresAt) ? issuedAt : expiresAt, lastError: null,
+      });
+    });
+  } catch (error) {
+    const failure = classify(error);
+    const refused = failure.kind === 'http' && (failure.status === 400 || failure.status === 422);
+    if (refused && jobs.length > 1) {
+      // One item spoils the whole request: ask again one by one to learn which (never parse the server's wording).
+      for (const job of jobs) await requestGrants(core, [job]);
+      return;
+    }
+    const [job] = jobs;
+    if (refused && job) {
+      const reason = reasonOf(failure);
+      if (failure.status === 422) return onDuplicate(core, job, reason);
+      return void core.reject(job, `the service refused the file: ${reason}`);
+    }
+    const minDelay = failure.kind === 'http' ? failure.retryAfterMs ?? 0 : 0;
+    for (const each of jobs) core.wait(each, 'granting', `requesting an upload address failed: ${reasonOf(failure)}`, minDelay);
+  }
+}

@@ -1,0 +1,88 @@
+/** found -> hashing -> validating -> granting (or rejected): one read of the file, hashed and checked. */
+import { stat } from 'node:fs/promises';
+import { LIMITS } from '../../../shared';
+import type { FileTypeCode, RecordError } from '../../../shared';
+import { fileTypeOfKind } from '../../../shared';
+import { checkCsv, type CsvVerdict } from './csv-check';
+import { fileTypeFromName, referenceDateOf } from './file-facts';
+import { describeError, errorCode, isBusy, isGone } from './fs-codes';
+import type { Job } from './job-types';
+import type { QueueCore } from './queue-core';
+import { readOnce } from './read-once';
+
+/** Row problems kept in the journal and shown; the count says how many there were in all. */
+export const MAX_WARNINGS = 100;
+/** A file that keeps changing while it is read is re-read this often, then retried later. */
+const MAX_REREADS = 3;
+
+const MB = 1024 * 1024;
+
+/** The file as the watcher saw it may be older than now: look again before reading. */
+async function currentSize(core: QueueCore, job: Job): Promise<number | 'gone'> {
+  try {
+    return (await stat(job.path)).size;
+  } catch (error) {
+    if (isGone(error)) return 'gone';
+    throw error;
+  }
+}
+
+export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Promise<void> {
+  let job = core.write(start.id, { state: 'hashing', resumeState: null, nextAttemptAt: null });
+  const settings = core.settings();
+  const byName = fileTypeFromName(job.name, settings.fileTypeRules);
+
+  let result;
+  try {
+    const size = await currentSize(core, job);
+    if (size === 'gone') return void core.disappeared(job);
+    if (size === 0) return void core.reject(job, 'the file is empty');
+    if (size > LIMITS.fileBytes) {
+      return void core.reject(job, `the file is larger than the ${LIMITS.fileBytes / MB} MB limit (${(size / MB).toFixed(1)} MB)`);
+    }
+    const kind = byName ? (byName === '1' ? 'census' : 'receipt') : undefined;
+    result = await readOnce(
+      job.path,
+      (input) => checkCsv(input, { ...(kind ? { kind } : {}), rowChecks: settings.preflight !== 'off', maxErrors: MAX_WARNINGS }),
+      (bytes, total) => core.progress({ id: job.id, phase: 'hashing', bytes, total }),
+    );
+  } catch (error) {
+    if (isGone(error)) return void core.disappeared(job);
+    if (isBusy(error)) {
+      if (job.attempts + 1 >= core.retry.failAfter) {
+        return void core.reject(job, `the file cannot be read (${errorCode(error)}): ${describeError(error)}`);
+      }
+      return void core.wait(job, 'found', `the file cannot be read yet (${errorCode(error)})`);
+    }
+    return void core.reject(job, `the file cannot be read: ${describeError(error)}`);
+  }
+
+  if (!result.after) return void core.disappeared(job);
+  const changed = result.after.size !== result.before.size || result.after.mtimeMs !== result.before.mtimeMs
+    || result.bytes !== result.before.size;
+  if (changed) {
+    core.logger.info(`${job.name} changed while it was read; reading it again`);
+    job = core.write(job.id, { size: result.after.size, mtimeMs: result.after.mtimeMs, state: 'found' });
+    if (rereads + 1 < MAX_REREADS) return inspectFile(core, job, rereads + 1);
+    return void core.wait(job, 'found', 'the file keeps changing while it is read');
+  }
+
+  job = core.write(job.id, { state: 'validating', md5: result.md5, size: result.before.size, mtimeMs: result.before.mtimeMs });
+  decide(core, job, result.csv, byName);
+}
+
+function decide(core: QueueCore, job: Job, csv: CsvVerdict, byName: FileTypeCode | undefined): void {
+  if (!csv.ok) {
+    const reason = byName === undefined && csv.unknownKind
+      ? `the file type cannot be told: no file-name rule matches "${job.name}" and ${csv.reason}`
+      : csv.reason;
+    return void core.reject(job, reason);
+  }
+  const fileType = byName ?? fileTypeOfKind(csv.kind);
+  const warnings: RecordError[] = csv.errors.slice(0, MAX_WARNINGS);
+  const facts = { fileType, referenceDate: referenceDateOf(job.name, job.foundDay), warnings, warningCount: csv.rejectedRows };
+  if (csv.rejectedRows > 0 && core.settings().preflight === 'block') {
+    return void core.reject(job, `${csv.rejectedRows} of ${csv.rows} rows have problems, and row problems block uploads (setting "preflight": "block")`, facts);
+  }
+  core.write(job.id, { ...facts, state: 'granting', attempts: 0, lastError: null });
+}

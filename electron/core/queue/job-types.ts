@@ -1,0 +1,94 @@
+/** The upload queue's records: one job per watched file version, one batch per manual JSON send. */
+import type { FileTypeCode, ImportCreated, RecordError, RecordKind } from '../../../shared';
+
+/**
+ * States of a file job (decisions.md section 9). `waiting` means waiting to retry the step in `resumeState`.
+ * uploaded, rejected and duplicate are outcomes; a job is finished once its outcome is archived (`archivedAt`).
+ */
+export const JOB_STATES = [
+  'found', 'hashing', 'validating', 'granting', 'uploading', 'uploaded', 'rejected', 'duplicate', 'waiting',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const OUTCOME_STATES = ['uploaded', 'rejected', 'duplicate'] as const satisfies readonly JobState[];
+export type OutcomeState = (typeof OUTCOME_STATES)[number];
+/** The steps a waiting job goes back to. */
+export type ResumeState = 'found' | 'granting' | 'uploading';
+
+export const isOutcome = (state: JobState): state is OutcomeState => (OUTCOME_STATES as readonly string[]).includes(state);
+
+/** One watched file, as journaled. Times are epoch milliseconds. */
+export type Job = {
+  id: number;
+  path: string;
+  name: string;
+  size: number;
+  mtimeMs: number;
+  state: JobState;
+  /** For `waiting`: the step retried at `nextAttemptAt`. */
+  resumeState?: ResumeState;
+  createdAt: number;
+  stateChangedAt: number;
+  nextAttemptAt?: number;
+  /** Failed tries of the current step (network, 5xx, 429, locked file); reset when a step succeeds. */
+  attempts: number;
+  lastError?: string;
+  /** Row problems found before upload (line numbers), uploaded anyway in 'warn' mode. */
+  warnings: RecordError[];
+  /** How many of them there were (warnings keeps the first 100). */
+  warningCount: number;
+  md5?: string;
+  fileType?: FileTypeCode;
+  referenceDate?: string;
+  /** The day the file was found (YYYY-MM-DD), the fallback reference date. */
+  foundDay: string;
+  grantUrl?: string;
+  grantExpiresAt?: number;
+  grantIssuedAt?: number;
+  /** Set just before a PUT starts: from then on the server may hold the file (crash recovery relies on it). */
+  putStartedAt?: number;
+  /** Checksum mismatches answered by the server (one re-hash is allowed). */
+  mismatches: number;
+  /** The server's import id, when the service tells it. */
+  importId?: string;
+  uploadedAt?: number;
+  /** Where the archive step is moving the file (written before the move). */
+  archiveTarget?: string;
+  /** Where the file ended up; absent when nothing was moved (the file had disappeared). */
+  archivedPath?: string;
+  archivedAt?: number;
+};
+
+/** What the watcher hands over (the watcher's StableFile). */
+export type StableFile = { path: string; name: string; size: number; mtimeMs: number };
+
+export const BATCH_STATES = ['sending', 'sent', 'failed', 'unknown'] as const;
+/** sending: journaled, request under way; unknown: the app stopped mid-send, the outcome was never seen. */
+export type BatchState = (typeof BATCH_STATES)[number];
+
+/** A manual JSON batch. The records themselves are not kept (they hold personal data). */
+export type BatchJob = {
+  id: number;
+  kind: RecordKind;
+  records: number;
+  state: BatchState;
+  createdAt: number;
+  stateChangedAt: number;
+  importId?: string;
+  receivedAt?: string;
+  error?: string;
+};
+
+export type BatchResult = { batch: BatchJob; created?: ImportCreated };
+
+/** Progress of the one read of a file (hashing) or of its PUT (uploading). */
+export type JobProgress = { id: number; phase: 'hashing' | 'uploading'; bytes: number; total: number };
+
+/** Events of the queue: `job` on every state change, `result` once a job is finished and archived. */
+export type QueueEvents = {
+  job: Job;
+  progress: JobProgress;
+  result: Job;
+  batch: BatchJob;
+  error: Error;
+};

@@ -1,0 +1,172 @@
+/**
+ * The queue's write-ahead journal: one SQLite file in the data folder. Every state change is committed here before
+ * the queue acts on it, so a crash at any moment resumes from the last committed state.
+ */
+import Database from 'libsql';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RecordKind } from '../../../shared';
+import type { BatchJob, BatchState, Job, JobState, StableFile } from './job-types';
+
+type Db = InstanceType<typeof Database>;
+
+export const JOURNAL_FILE = 'upload-queue.sqlite';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, name TEXT NOT NULL, size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL, state TEXT NOT NULL, resume_state TEXT, created_at INTEGER NOT NULL,
+  state_changed_at INTEGER NOT NULL, next_attempt_at INTEGER, attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT,
+  warnings TEXT NOT NULL DEFAULT '[]', warning_count INTEGER NOT NULL DEFAULT 0, md5 TEXT, file_type TEXT,
+  reference_date TEXT, found_day TEXT NOT NULL, grant_url TEXT, grant_expires_at INTEGER, grant_issued_at INTEGER,
+  put_started_at INTEGER, mismatches INTEGER NOT NULL DEFAULT 0, import_id TEXT, uploaded_at INTEGER,
+  archive_target TEXT, archived_path TEXT, archived_at INTEGER);
+CREATE INDEX IF NOT EXISTS jobs_path ON jobs(path) WHERE archived_at IS NULL;
+CREATE INDEX IF NOT EXISTS jobs_live ON jobs(archived_at, state);
+CREATE TABLE IF NOT EXISTS batches (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, records INTEGER NOT NULL, state TEXT NOT NULL,
+  created_at INTEGER NOT NULL, state_changed_at INTEGER NOT NULL, import_id TEXT, received_at TEXT, error TEXT);
+`;
+
+/** Job field -> column. Every field of Job is stored. */
+const JOB_COLUMNS = {
+  id: 'id', path: 'path', name: 'name', size: 'size', mtimeMs: 'mtime_ms', state: 'state', resumeState: 'resume_state',
+  createdAt: 'created_at', stateChangedAt: 'state_changed_at', nextAttemptAt: 'next_attempt_at', attempts: 'attempts',
+  lastError: 'last_error', warnings: 'warnings', warningCount: 'warning_count', md5: 'md5', fileType: 'file_type',
+  referenceDate: 'reference_date', foundDay: 'found_day', grantUrl: 'grant_url', grantExpiresAt: 'grant_expires_at',
+  grantIssuedAt: 'grant_issued_at', putStartedAt: 'put_started_at', mismatches: 'mismatches', importId: 'import_id',
+  uploadedAt: 'uploaded_at', archiveTarget: 'archive_target', archivedPath: 'archived_path', archivedAt: 'archived_at',
+} as const satisfies Record<keyof Job, string>;
+
+type Row = Record<string, string | number | bigint | null | undefined>;
+
+function rowToJob(row: Row): Job {
+  const job: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(JOB_COLUMNS)) {
+    const value = row[column];
+    if (value === null || value === undefined) continue;
+    job[field] = field === 'warnings' ? JSON.parse(String(value)) : value;
+  }
+  job.warnings ??= [];
+  return job as Job;
+}
+
+function rowToBatch(row: Row): BatchJob {
+  return {
+    id: Number(row.id), kind: row.kind as RecordKind, records: Number(row.records), state: row.state as BatchState,
+    createdAt: Number(row.created_at), stateChangedAt: Number(row.state_changed_at),
+    ...(row.import_id ? { importId: String(row.import_id) } : {}),
+    ...(row.received_at ? { receivedAt: String(row.received_at) } : {}),
+    ...(row.error ? { error: String(row.error) } : {}),
+  };
+}
+
+/** A change to a job; `null` clears a field. */
+export type JobPatch = { [K in Exclude<keyof Job, 'id'>]?: Job[K] | null };
+
+export type Journal = {
+  readonly path: string;
+  /** Journals a newly found file in state `found`. */
+  insertJob(file: StableFile, at: number, foundDay: string): Job;
+  /** Writes the change (and the state-change time when the state changes) and returns the job as stored. */
+  update(id: number, patch: JobPatch, at: number): Job;
+  job(id: number): Job | undefined;
+  /** Jobs whose file has not been archived yet at `path` (at most one is expected). */
+  liveJobsAt(path: string): Job[];
+  /** Every job not yet archived, oldest first. */
+  liveJobs(): Job[];
+  /** Jobs newest first (`limit` default 1000). */
+  jobs(limit?: number): Job[];
+  insertBatch(kind: RecordKind, records: number, at: number): BatchJob;
+  updateBatch(id: number, patch: { state: BatchState; importId?: string; receivedAt?: string; error?: string }, at: number): BatchJob;
+  batches(limit?: number): BatchJob[];
+  /** Batches journaled as `sending` by a run that ended: their outcome was never seen. */
+  markInterruptedBatches(at: number): number;
+  close(): void;
+};
+
+/** Opens (creating if needed) the journal in `dataDir`. */
+export function openJournal(dataDir: string): Journal {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, JOURNAL_FILE);
+  const db: Db = new Database(path);
+  // WAL + synchronous FULL: every acknowledged change is on disk before we act on it, even across a power cut
+  // (NORMAL would already survive kill -9; the writes are few and small, so FULL costs little).
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+  db.exec(SCHEMA);
+
+  const getJob = db.prepare('SELECT * FROM jobs WHERE id = ?');
+  const job = (id: number): Job | undefined => {
+    const row = getJob.get(id) as Row | undefined;
+    return row ? rowToJob(row) : undefined;
+  };
+  const getBatch = db.prepare('SELECT * FROM batches WHERE id = ?');
+  const batch = (id: number): BatchJob => rowToBatch(getBatch.get(id) as Row);
+
+  return {
+    path,
+    insertJob(file, at, foundDay) {
+      const info = db
+        .prepare(`INSERT INTO jobs (path, name, size, mtime_ms, state, created_at, state_changed_at, found_day)
+                  VALUES (?, ?, ?, ?, 'found', ?, ?, ?)`)
+        .run(file.path, file.name, file.size, file.mtimeMs, at, at, foundDay);
+      return job(Number(info.lastInsertRowid)) as Job;
+    },
+    update(id, patch, at) {
+      const sets: string[] = [];
+      const values: unknown[] = [];
+      for (const [field, value] of Object.entries(patch)) {
+        const column = JOB_COLUMNS[field as keyof Job];
+        if (!column || value === undefined) continue;
+        sets.push(`${column} = ?`);
+        values.push(field === 'warnings' && value !== null ? JSON.stringify(value) : value);
+      }
+      if (patch.state !== undefined) {
+        sets.push('state_changed_at = ?');
+        values.push(at);
+      }
+      if (sets.length > 0) db.prepare(`UPDATE jobs SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+      const stored = job(id);
+      if (!stored) throw new Error(`Upload queue: job ${id} is not in the journal`);
+      return stored;
+    },
+    job,
+    liveJobsAt(filePath) {
+      return (db.prepare('SELECT * FROM jobs WHERE path = ? AND archived_at IS NULL ORDER BY id').all(filePath) as Row[]).map(rowToJob);
+    },
+    liveJobs() {
+      return (db.prepare('SELECT * FROM jobs WHERE archived_at IS NULL ORDER BY id').all() as Row[]).map(rowToJob);
+    },
+    jobs(limit = 1000) {
+      return (db.prepare('SELECT * FROM jobs ORDER BY id DESC LIMIT ?').all(limit) as Row[]).map(rowToJob);
+    },
+    insertBatch(kind, records, at) {
+      const info = db
+        .prepare(`INSERT INTO batches (kind, records, state, created_at, state_changed_at) VALUES (?, ?, 'sending', ?, ?)`)
+        .run(kind, records, at, at);
+      return batch(Number(info.lastInsertRowid));
+    },
+    updateBatch(id, patch, at) {
+      db.prepare('UPDATE batches SET state = ?, import_id = ?, received_at = ?, error = ?, state_changed_at = ? WHERE id = ?')
+        .run(patch.state, patch.importId ?? null, patch.receivedAt ?? null, patch.error ?? null, at, id);
+      return batch(id);
+    },
+    batches(limit = 1000) {
+      return (db.prepare('SELECT * FROM batches ORDER BY id DESC LIMIT ?').all(limit) as Row[]).map(rowToBatch);
+    },
+    markInterruptedBatches(at) {
+      const info = db
+        .prepare(`UPDATE batches SET state = 'unknown', state_changed_at = ?,
+                  error = 'the app stopped while this batch was being sent; check the imports before sending it again'
+                  WHERE state = 'sending'`)
+        .run(at);
+      return info.changes;
+    },
+    close() {
+      db.close();
+    },
+  };
+}
+
+/** The states a job can be in while its file is still in the watched folder and work remains. */
+export const ACTIVE_STATES: readonly JobState[] = ['found', 'hashing', 'validating', 'granting', 'uploading', 'waiting'];

@@ -1,0 +1,62 @@
+/** What every pipeline step is handed: the journal, the clock, the settings and the common transitions. */
+import type { Settings } from '../../../shared/settings.schema';
+import type { Logger } from '../../lib/logger';
+import type { RetryPolicy } from './backoff';
+import { retryDelayMs } from './backoff';
+import type { Job, JobProgress, QueueEvents, ResumeState } from './job-types';
+import type { Journal, JobPatch } from './journal';
+import type { QueueApi } from './queue-api';
+
+export const DISAPPEARED = 'the file disappeared before it was uploaded';
+
+export type QueueCore = {
+  journal: Journal;
+  api: QueueApi;
+  settings: () => Settings;
+  logger: Logger;
+  now: () => number;
+  retry: RetryPolicy;
+  random: () => number;
+  /** Aborted by stop(): in-flight PUTs end, and their state is left as journaled. */
+  signal: AbortSignal;
+  emit: <K extends keyof QueueEvents>(event: K, payload: QueueEvents[K]) => void;
+  /** Journals the change, then announces it. */
+  write(id: number, patch: JobPatch): Job;
+  /** A whole-file refusal: state rejected with the reason; the archive step moves it to rejected/. */
+  reject(job: Job, reason: string, extra?: JobPatch): Job;
+  /** The file is gone: rejected, and nothing to move. */
+  disappeared(job: Job): Job;
+  /** A transient failure: waiting, retried at a backoff delay from `resume`. */
+  wait(job: Job, resume: ResumeState, reason: string, minDelayMs?: number): Job;
+  progress(p: JobProgress): void;
+};
+
+export function createCoreTransitions(
+  core: Omit<QueueCore, 'write' | 'reject' | 'disappeared' | 'wait' | 'progress'>,
+): QueueCore {
+  const write = (id: number, patch: JobPatch): Job => {
+    const job = core.journal.update(id, patch, core.now());
+    core.emit('job', job);
+    return job;
+  };
+  return {
+    ...core,
+    write,
+    reject: (job, reason, extra = {}) => {
+      core.logger.warn(`${job.name}: rejected: ${reason}`);
+      return write(job.id, { ...extra, state: 'rejected', lastError: reason, resumeState: null, nextAttemptAt: null });
+    },
+    disappeared: (job) => {
+      core.logger.warn(`${job.name}: ${DISAPPEARED}`);
+      const at = core.now();
+      return write(job.id, { state: 'rejected', lastError: DISAPPEARED, resumeState: null, nextAttemptAt: null, archivedAt: at });
+    },
+    wait: (job, resume, reason, minDelayMs = 0) => {
+      const attempts = job.attempts + 1;
+      const delay = Math.max(minDelayMs, retryDelayMs(attempts, core.retry, core.random));
+      core.logger.info(`${job.name}: ${reason}; try ${attempts} failed, next in ${Math.round(delay / 1000)} s`);
+      return write(job.id, { state: 'waiting', resumeState: resume, attempts, lastError: reason, nextAttemptAt: core.now() + delay });
+    },
+    progress: (p) => core.emit('progress', p),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Reads a file exactly once, teeing every chunk into the MD5 hash and into the CSV check, so a 100 MB file costs
+ * one pass of disk reads and never sits in memory.
+ */
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import type { Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { PassThrough, type Readable } from 'node:stream';
+import { isGone } from './fs-codes';
+
+/** Anything that consumes the CSV text; it may stop early (a bad header), the hash still gets every byte. */
+export type CsvConsumer<T> = (input: Readable) => Promise<T>;
+
+export type ReadOnceResult<T> = {
+  md5: string;
+  bytes: number;
+  /** size and mtime when the file was opened. */
+  before: { size: number; mtimeMs: number };
+  /** size and mtime by path after the read; undefined when the file is gone from its path. */
+  after?: { size: number; mtimeMs: number };
+  csv: T;
+};
+
+const CHUNK = 1024 * 1024;
+
+const facts = (s: Stats) => ({ size: s.size, mtimeMs: s.mtimeMs });
+
+/**
+ * Reads `path` once. The open handle is read to its end even if the file is deleted meanwhile; `after` then tells
+ * the caller that the file disappeared, or that it changed while it was read (size or mtime differ from `before`).
+ */
+export async function readOnce<T>(
+  path: string,
+  consume: CsvConsumer<T>,
+  onProgress?: (bytes: number, total: number) => void,
+): Promise<ReadOnceResult<T>> {
+  const handle = await open(path, 'r');
+  const hash = createHash('md5');
+  const tee = new PassThrough({ highWaterMark: CHUNK });
+  // A consumer that stops early may leave the tee destroyed; later writes are skipped, never an uncaught error.
+  tee.on('error', () => undefined);
+  let consumerDone = false;
+  const consumed = consume(tee).finally(() => {
+    consumerDone = true;
+    // Whatever the consumer left unread is dropped; the hash keeps reading the file.
+    tee.resume();
+  });
+  // Surface a consumer failure at the end, not as an unhandled rejection while we are still reading.
+  consumed.catch(() => undefined);
+  let bytes = 0;
+  let before: Stats;
+  try {
+    before = await handle.stat();
+    const stream = handle.createReadStream({ highWaterMark: CHUNK, autoClose: false });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      onProgress?.(bytes, before.size);
+      if (!consumerDone && !tee.write(chunk)) {
+        await Promise.race([once(tee, 'drain').catch(() => undefined), consumed.then(() => undefined, () => undefined)]);
+      }
+    }
+    tee.end();
+  } catch (error) {
+    tee.destroy();
+    throw error;
+  } finally {
+    await handle.close();
+  }
+  const csv = await consumed;
+  let after: { size: number; mtimeMs: number } | undefined;
+  try {
+    after = facts(await stat(path));
+  } catch (error) {
+    if (!isGone(error)) throw error;
+  }
+  return { md5: hash.digest('hex'), bytes, before: facts(before), ...(after ? { after } : {}), csv };
+}

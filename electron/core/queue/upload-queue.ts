@@ -1,0 +1,294 @@
+/**
+ * The durable upload queue (decisions.md sections 4 and 9): watched files go found -> hashing -> validating ->
+ * granting -> uploading -> uploaded/rejected/duplicate -> archived, every step journaled before it is acted on.
+ */
+import type { RecordKind } from '../../../shared';
+import { LIMITS } from '../../../shared';
+import type { Settings } from '../../../shared/settings.schema';
+import { createLogger, type Logger } from '../../lib/logger';
+import { createTypedEmitter, type TypedEmitter } from '../watcher/typed-emitter';
+import { archiveFailed, archiveJob } from './archive-step';
+import { DEFAULT_RETRY, type RetryPolicy } from './backoff';
+import { localDay } from './file-facts';
+import { describeError } from './fs-codes';
+import { requestGrants } from './grant-step';
+import { inspectFile } from './inspect-step';
+import { isOutcome, type BatchJob, type BatchResult, type Job, type QueueEvents, type StableFile } from './job-types';
+import { openJournal } from './journal';
+import { sendManualBatch } from './manual-batches';
+import type { QueueApi } from './queue-api';
+import { createCoreTransitions, type QueueCore } from './queue-core';
+import { uploadJob } from './upload-step';
+
+export type UploadQueueOptions = {
+  /** Folder of the journal (upload-queue.sqlite). */
+  dataDir: string;
+  api: QueueApi;
+  /** Read at every step, so changed settings apply to the next file. */
+  settings: () => Settings;
+  logger?: Logger;
+  /** Clock in epoch milliseconds (tests). */
+  now?: () => number;
+  retry?: Partial<RetryPolicy>;
+  /** Jitter source (tests). */
+  random?: () => number;
+  /** Files read before a handshake is sent anyway while others are still being read. Default 5 s. */
+  grantBatchWaitMs?: number;
+};
+
+export type UploadQueue = {
+  /**
+   * Journals a stable file (state found). Returns the job, or undefined when this version of the file (same path,
+   * size and mtime) is already known. A new version of a file still in the queue restarts that job.
+   */
+  add(file: StableFile): Job | undefined;
+  /** Resumes every unfinished job from its journaled state, then works until stop(). */
+  start(): Promise<void>;
+  /** Stops work (in-flight uploads are aborted and resumed at the next start) and closes the journal. */
+  stop(): Promise<void>;
+  /** True when nothing is in progress or due: every job is archived, or waiting after giving up (retry.giveUp). */
+  isIdle(): boolean;
+  /** Resolves once isIdle() holds. */
+  idle(): Promise<void>;
+  /** Jobs rejected since start(), and unfinished jobs that failed at least retry.failAfter times. */
+  failures(): Job[];
+  /** Validates, journals and sends a manual JSON batch (see sendManualBatch). */
+  sendBatch(kind: RecordKind, records: unknown): Promise<BatchResult>;
+  /** Jobs newest first. */
+  jobs(limit?: number): Job[];
+  job(id: number): Job | undefined;
+  batches(limit?: number): BatchJob[];
+  on: TypedEmitter<QueueEvents>['on'];
+  off: TypedEmitter<QueueEvents>['off'];
+};
+
+const READ_STATES = new Set(['found', 'hashing', 'validating']);
+
+export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
+  const logger = options.logger ?? createLogger('queue');
+  const now = options.now ?? Date.now;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const grantBatchWaitMs = options.grantBatchWaitMs ?? 5_000;
+  const journal = openJournal(options.dataDir);
+  const emitter = createTypedEmitter<QueueEvents>((error) => logger.error(`A queue event listener threw: ${describeError(error)}`));
+  const abort = new AbortController();
+  const core: QueueCore = createCoreTransitions({
+    journal, api: options.api, settings: options.settings, logger, now, retry, random: options.random ?? Math.random,
+    signal: abort.signal, emit: emitter.emit,
+  });
+
+  let running = false;
+  let closed = false;
+  let startedAt = 0;
+  const busy = new Map<number, Promise<void>>();
+  let handshake: Promise<void> | undefined;
+  let pumpQueued = false;
+  let timer: NodeJS.Timeout | undefined;
+  let idleWaiters: Array<() => void> = [];
+
+  const givenUp = (job: Job) => retry.giveUp && job.attempts >= retry.failAfter;
+
+  const isIdle = (): boolean => {
+    if (busy.size > 0 || handshake) return false;
+    return journal.liveJobs().every((job) => (job.state === 'waiting' || isOutcome(job.state)) && givenUp(job));
+  };
+
+  const schedulePump = (): void => {
+    if (pumpQueued || !running) return;
+    pumpQueued = true;
+    setImmediate(() => {
+      pumpQueued = false;
+      try {
+        pump();
+      } catch (error) {
+        const failure = new Error(`Upload queue: ${describeError(error)}`, { cause: error });
+        logger.error(failure.message);
+        emitter.emit('error', failure);
+      }
+    });
+  };
+
+  /** Runs one job's step in the background; a step that throws leaves the job retrying, never stuck. */
+  const work = (job: Job, step: (job: Job) => Promise<void>, onError: (job: Job, error: unknown) => void): void => {
+    const run = step(job)
+      .catch((error: unknown) => {
+        if (closed) return;
+        const latest = journal.job(job.id) ?? job;
+        onError(latest, error);
+      })
+      .finally(() => {
+        busy.delete(job.id);
+        schedulePump();
+      });
+    busy.set(job.id, run);
+  };
+
+  const stepFailed = (job: Job, error: unknown): void => {
+    const message = `${job.name}: ${describeError(error)}`;
+    logger.error(message);
+    emitter.emit('error', new Error(message, { cause: error }));
+    core.wait(job, 'found', `unexpected failure: ${describeError(error)}`);
+  };
+
+  const wakeAt = (at: number | undefined): void => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (at === undefined || !running) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      schedulePump();
+    }, Math.max(0, at - now()));
+  };
+
+  const pump = (): void => {
+    if (!running) return;
+    const t = now();
+    const limit = options.settings().concurrency;
+    let jobs = journal.liveJobs();
+    let wake: number | undefined;
+    const later = (at: number) => (wake = wake === undefined ? at : Math.min(wake, at));
+
+    // Waiting jobs whose time has come go back to the step they wait for.
+    for (const job of jobs) {
+      if (job.state !== 'waiting' || busy.has(job.id) || givenUp(job)) continue;
+      if ((job.nextAttemptAt ?? 0) <= t) core.write(job.id, { state: job.resumeState ?? 'found', resumeState: null, nextAttemptAt: null });
+      else later(job.nextAttemptAt as number);
+    }
+    jobs = journal.liveJobs();
+
+    for (const job of jobs) {
+      if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job)) continue;
+      if ((job.nextAttemptAt ?? 0) > t) later(job.nextAttemptAt as number);
+      else work(job, (j) => archiveJob(core, j), (j, error) => archiveFailed(core, j, error));
+    }
+
+    let readers = [...busy.keys()].filter((id) => READ_STATES.has(journal.job(id)?.state ?? '')).length;
+    for (const job of jobs) {
+      if (readers >= limit) break;
+      if (!READ_STATES.has(job.state) || busy.has(job.id)) continue;
+      work(job, (j) => inspectFile(core, j), stepFailed);
+      readers += 1;
+    }
+
+    if (!handshake) {
+      const ready = readyForGrant(jobs);
+      const stillReading = jobs.some((job) => READ_STATES.has(job.state));
+      const oldest = Math.min(...ready.map((job) => job.stateChangedAt));
+      if (ready.length >= LIMITS.submissionItems || (ready.length > 0 && (!stillReading || t - oldest >= grantBatchWaitMs))) {
+        const batch = ready.slice(0, LIMITS.submissionItems);
+        handshake = requestGrants(core, batch)
+          .catch((error: unknown) => {
+            for (const job of batch) stepFailed(journal.job(job.id) ?? job, error);
+          })
+          .finally(() => {
+            handshake = undefined;
+            schedulePump();
+          });
+      } else if (ready.length > 0) {
+        later(oldest + grantBatchWaitMs);
+      }
+    }
+
+    let uploads = [...busy.keys()].filter((id) => journal.job(id)?.state === 'uploading').length;
+    for (const job of jobs) {
+      if (uploads >= limit) break;
+      if (job.state !== 'uploading' || busy.has(job.id)) continue;
+      work(job, (j) => uploadJob(core, j), (j, error) => stepFailed(j, error));
+      uploads += 1;
+    }
+
+    wakeAt(wake);
+    if (isIdle()) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  };
+
+  /** Jobs in granting; of two with one checksum only the first goes now (the second follows once it is done). */
+  const readyForGrant = (jobs: Job[]): Job[] => {
+    const inFlight = new Set<string>();
+    const ready: Job[] = [];
+    for (const job of jobs) {
+      const active = job.state === 'granting' || job.state === 'uploading'
+        || (job.state === 'waiting' && (job.resumeState === 'granting' || job.resumeState === 'uploading'));
+      if (!active || !job.md5) continue;
+      if (inFlight.has(job.md5)) continue;
+      inFlight.add(job.md5);
+      if (job.state === 'granting' && !busy.has(job.id)) ready.push(job);
+    }
+    return ready;
+  };
+
+  /** Crash recovery: a job caught mid-read is read again; waiting jobs are due now (a restart is a retry). */
+  const recover = (): void => {
+    const interrupted = journal.markInterruptedBatches(now());
+    if (interrupted > 0) logger.warn(`${interrupted} manual batch(es) were being sent when the app stopped: outcome unknown`);
+    for (const job of journal.liveJobs()) {
+      if (job.state === 'hashing' || job.state === 'validating') core.write(job.id, { state: 'found' });
+      else if (job.state === 'waiting') core.write(job.id, { nextAttemptAt: now() });
+    }
+  };
+
+  return {
+    add(file) {
+      if (closed) throw new Error('The upload queue is stopped; create a new one');
+      const live = journal.liveJobsAt(file.path);
+      if (live.some((job) => job.size === file.size && job.mtimeMs === file.mtimeMs)) return undefined;
+      const pending = live.find((job) => !isOutcome(job.state));
+      let job: Job;
+      if (pending) {
+        // A new version of a file still in the queue: the same job starts over on it (a read or PUT under way
+        // notices the change itself, by the size/mtime check or by the server's checksum answer).
+        const restart = busy.has(pending.id) ? {} : {
+          state: 'found' as const, resumeState: null, nextAttemptAt: null, md5: null, grantUrl: null,
+          grantExpiresAt: null, grantIssuedAt: null, putStartedAt: null,
+        };
+        job = core.write(pending.id, { size: file.size, mtimeMs: file.mtimeMs, mismatches: 0, attempts: 0, ...restart });
+      } else {
+        job = journal.insertJob(file, now(), localDay(now()));
+        emitter.emit('job', job);
+      }
+      schedulePump();
+      return job;
+    },
+    start() {
+      if (closed) return Promise.reject(new Error('The upload queue is stopped; create a new one'));
+      if (running) return Promise.resolve();
+      startedAt = now();
+      recover();
+      running = true;
+      schedulePump();
+      return Promise.resolve();
+    },
+    async stop() {
+      if (closed) return;
+      running = false;
+      closed = true;
+      wakeAt(undefined);
+      abort.abort();
+      await Promise.allSettled([...busy.values(), ...(handshake ? [handshake] : [])]);
+      journal.close();
+      for (const resolve of idleWaiters) resolve();
+      idleWaiters = [];
+    },
+    isIdle,
+    idle() {
+      if (closed || isIdle()) return Promise.resolve();
+      return new Promise((resolve) => {
+        idleWaiters.push(resolve);
+        schedulePump();
+      });
+    },
+    failures() {
+      return journal.jobs(10_000).filter((job) =>
+        (job.state === 'rejected' && job.stateChangedAt >= startedAt) || (!job.archivedAt && job.attempts >= retry.failAfter));
+    },
+    sendBatch: (kind, records) => sendManualBatch(core, kind, records),
+    jobs: (limit) => journal.jobs(limit),
+    job: (id) => journal.job(id),
+    batches: (limit) => journal.batches(limit),
+    on: emitter.on,
+    off: emitter.off,
+  };
+}
