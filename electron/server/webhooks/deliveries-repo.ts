@@ -20,7 +20,8 @@ export type DeliveryRow = {
   duration_ms: number; attempt_count: number; url: string; created_at: string;
 };
 
-type DeliveryWithEvent = DeliveryRow & { event_type: string };
+/** An attempt row joined with its event's type. */
+export type DeliveryWithEvent = DeliveryRow & { event_type: string };
 
 const SELECT_WITH_EVENT = 'SELECT d.*, e.type AS event_type FROM deliveries d JOIN events e ON e.id = d.event_id';
 

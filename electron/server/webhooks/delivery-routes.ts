@@ -7,6 +7,8 @@ import type { ServerContext } from '../context';
 import { HttpError } from '../http/http-error';
 import { findDelivery, listDeliveries } from './deliveries-repo';
 
+export { listDeliveries, toDeliveryAttempt } from './deliveries-repo';
+
 /** The audit query, or a 400 naming every bad, unknown or repeated parameter. */
 export function parseDeliveriesQuery(query: unknown): DeliveriesQuery {
   const raw = (query ?? {}) as Record<string, unknown>;
