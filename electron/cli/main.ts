@@ -1,5 +1,6 @@
 /** The `payroll-uploader` command: dispatches to its subcommands and turns failures into exit codes. */
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command';
+import { DELIVERIES_USAGE, deliveriesCommand } from './deliveries-command';
 import { serverCommand } from './server-command';
 import { SERVER_USAGE } from './server-flags';
 import { EXIT, UsageError } from './usage-error';
@@ -8,6 +9,7 @@ type Command = { run(args: string[]): Promise<number>; usage: string; summary: s
 
 const COMMANDS: Record<string, Command> = {
   server: { run: serverCommand, usage: SERVER_USAGE, summary: 'run the local stand-in of the service on 127.0.0.1' },
+  deliveries: { run: deliveriesCommand, usage: DELIVERIES_USAGE, summary: 'list the webhook delivery attempts (audit)' },
   credentials: { run: credentialsCommand, usage: CREDENTIALS_USAGE, summary: 'store, delete or check the client credentials (OS keychain)' },
 };
 

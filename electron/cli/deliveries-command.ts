@@ -1,0 +1,56 @@
+/** `payroll-uploader deliveries`: the webhook delivery audit, as a table or JSON. */
+import { parseArgs } from 'node:util';
+import type { DeliveryAttempt } from '../../shared';
+import { apiFor, openCliContext, profileOf, usageErrors } from './cli-context';
+import { EXIT, UsageError } from './usage-error';
+
+export const DELIVERIES_USAGE = `Usage: payroll-uploader deliveries [--env E] [--base-url URL] [--status 1|2|3] [--max-retries N] [--limit N] [--id N] [--json]
+
+  Lists the service's webhook delivery attempts, newest first (status 1 PENDING, 2 SUCCESS, 3 FAILED;
+  --max-retries keeps attempts with at most N retries before them; --limit 1..1000, default 100),
+  or one attempt with --id.`;
+
+const TYPE = { 1: 'NEW', 2: 'RETRY' } as const;
+const STATUS = { 1: 'PENDING', 2: 'SUCCESS', 3: 'FAILED' } as const;
+
+function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, not "${value}"`);
+  return Number(value);
+}
+
+export function deliveriesTable(items: DeliveryAttempt[]): string {
+  const rows = [['ID', 'TYPE', 'STATUS', 'HTTP', 'MS', 'RETRIES', 'CREATED (UTC)', 'EVENT']];
+  for (const d of items) {
+    rows.push([String(d.id), TYPE[d.type], STATUS[d.status], d.httpStatusCode === null ? '-' : String(d.httpStatusCode), String(d.durationMs), String(d.attemptCount), d.createdAt, d.eventType]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+export async function deliveriesCommand(args: string[]): Promise<number> {
+  const { values } = usageErrors(() => parseArgs({
+    args, strict: true, allowPositionals: false,
+    options: {
+      env: { type: 'string' }, 'base-url': { type: 'string' }, status: { type: 'string' }, 'max-retries': { type: 'string' },
+      limit: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean' },
+    },
+  }));
+  const ctx = openCliContext();
+  const api = apiFor(ctx, profileOf(values.env, ctx.settings), values['base-url']);
+  try {
+    const id = wholeNumber('--id', values.id);
+    const items = id !== undefined
+      ? [await api.getDelivery(id)]
+      : await api.listDeliveries({
+        status: wholeNumber('--status', values.status),
+        maxRetries: wholeNumber('--max-retries', values['max-retries']),
+        limit: wholeNumber('--limit', values.limit),
+      });
+    if (values.json) process.stdout.write(`${JSON.stringify(id !== undefined ? items[0] : items)}\n`);
+    else process.stdout.write(items.length ? `${deliveriesTable(items)}\n` : 'no delivery attempts\n');
+    return EXIT.ok;
+  } finally {
+    api.close();
+  }
+}
