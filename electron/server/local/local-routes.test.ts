@@ -1,8 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES, importResultSchema, webhookSecretSchema } from '../../../shared';
+import type { DeliveryAttempt } from '../../../shared';
+import { SCOPES, deliveryAttemptSchema, importResultSchema, webhookSecretSchema } from '../../../shared';
 import type { TestServer } from '../../../test/helpers/local-server';
 import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from '../../../test/helpers/local-server';
+import { startWebhookReceiver } from '../../../test/helpers/webhook-receiver';
 
 const OTHER = { id: 'other-client', secret: 'other-secret-value-456' };
 const census = (reg: string) => [{ lastName: 'Silva', firstName: 'Ana', employeeRegistration: reg, hireDate: '2024-03-01', employeeStatus: 'ACTIVE' }];
@@ -176,5 +178,40 @@ describe('/local/v1/deliveries/:id/redeliver', () => {
   it('answers 400 for a non-integer id and 404 for an unknown one', async () => {
     expectError(await api(server.url, token, 'POST', '/local/v1/deliveries/abc/redeliver'), 400, /whole number/);
     expectError(await api(server.url, token, 'POST', '/local/v1/deliveries/999999/redeliver'), 404, /999999/);
+  });
+});
+
+describe('redelivery of a real delivery', () => {
+  it('answers 202 with a new PENDING RETRY attempt that reaches the webhook with the same webhook-id', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      expect((await api(server.url, token, 'PUT', '/local/v1/webhook', { url: receiver.url })).status).toBe(200);
+      expect((await api(server.url, token, 'POST', '/law/api/v1/census', census('D-1'))).status).toBe(201);
+      const [first] = await eventually(async () => {
+        const list = (await api(server.url, token, 'GET', '/law/api/v1/deliveries?status=2')).body as DeliveryAttempt[];
+        return list.length > 0 ? list : undefined;
+      });
+      if (!first) throw new Error('no delivery');
+
+      expectError(await api(server.url, otherToken, 'POST', `/local/v1/deliveries/${first.id}/redeliver`), 404);
+      const again = await api(server.url, token, 'POST', `/local/v1/deliveries/${first.id}/redeliver`);
+      expect(again.status).toBe(202);
+      const attempt = deliveryAttemptSchema.parse(again.body);
+      expect(attempt).toMatchObject({ type: 2, status: 1, httpStatusCode: null, eventId: first.eventId });
+      expect(attempt.id).not.toBe(first.id);
+
+      await eventually(() => (receiver.requests.length >= 2 ? true : undefined));
+      const ids = receiver.requests.map((r) => r.headers['webhook-id']);
+      expect(ids[0]).toBe(first.eventId);
+      expect(ids[1]).toBe(first.eventId);
+      const settled = await eventually(async () => {
+        const res = await api(server.url, token, 'GET', `/law/api/v1/deliveries/${attempt.id}`);
+        return (res.body as DeliveryAttempt).status === 2 ? res.body : undefined;
+      });
+      expect(settled).toMatchObject({ id: attempt.id, httpStatusCode: 200 });
+    } finally {
+      await api(server.url, token, 'DELETE', '/local/v1/webhook');
+      await receiver.close();
+    }
   });
 });
