@@ -40,6 +40,21 @@ describe('createFolderWatcher: the folder going away', () => {
     });
   });
 
+  it('says so when the watched path is a file, and re-arms once it is a folder', async () => {
+    await withWatcher({ folderCheckIntervalMs: 200 }, async ({ dir, seen, countOf }) => {
+      await rm(dir, { recursive: true });
+      await writeFile(dir, 'not a folder');
+      await waitFor('folder gone', () => seen.folder.includes(false));
+      await waitFor('an error about the file', () => seen.errors.some((e) => /is a file, not a folder/.test(e.message)));
+      await rm(dir);
+      await mkdir(dir);
+      await waitFor('folder back', () => seen.folder.includes(true));
+      await writeFile(join(dir, 'after.csv'), 'a\n');
+      await waitFor('after.csv', () => countOf('after.csv') > 0);
+      expect(seen.folder).toEqual([false, true]);
+    });
+  });
+
   it('waits for a folder that does not exist yet', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'payroll-watcher-'));
     const folder = join(parent, 'exports');

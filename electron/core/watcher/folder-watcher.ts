@@ -65,6 +65,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   // watch is not restarted in a tight loop).
   let rearm: 'none' | 'restart' | 'replaced' = 'none';
   let lastWatchError: string | undefined;
+  let absentWhy: string | undefined;
   let stopping: Promise<void> | undefined;
   const background = new Set<Promise<void>>();
 
@@ -127,8 +128,11 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     await opened.ready;
   };
 
-  const becomeAbsent = async (why: string): Promise<void> => {
+  /** `problem` (a path that is there but unusable) is also reported as an `error`, once per distinct reason. */
+  const becomeAbsent = async (why: string, problem?: Error): Promise<void> => {
     const wasPresent = present;
+    const sameReason = why === absentWhy;
+    absentWhy = why;
     present = false;
     identity = undefined;
     rearm = 'none';
@@ -139,12 +143,14 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       logger.warn(`Watched folder "${root}" is not available (${why}); waiting for it to come back`);
       emitter.emit('folder', { present: false });
     }
+    if (problem && !sameReason) reportError(problem);
   };
 
   const becomePresent = async (id: string): Promise<void> => {
     const returning = present === false;
     present = true;
     identity = id;
+    absentWhy = undefined;
     await openChokidar();
     if (!running) return closeChokidar();
     if (returning) {
@@ -159,11 +165,15 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     try {
       info = await stat(root);
     } catch (error) {
-      if (running) await becomeAbsent(classifyFsError(error) === 'gone' ? 'it does not exist' : describeError(error));
-      return;
+      if (!running) return;
+      if (classifyFsError(error) === 'gone') return becomeAbsent('it does not exist');
+      const why = describeError(error);
+      return becomeAbsent(why, new Error(`Cannot reach the watched folder "${root}": ${why}`, { cause: error }));
     }
     if (!running) return;
-    if (!info.isDirectory()) return becomeAbsent('it is not a folder');
+    if (!info.isDirectory()) {
+      return becomeAbsent('it is not a folder', new Error(`The watched folder "${root}" is a file, not a folder`));
+    }
     const id = `${info.dev}:${info.ino}`;
     // A folder check started by an event acts on 'replaced' at once; a 'restart' waits for the periodic check.
     if (present === true && id === identity && (rearm === 'none' || (rearm === 'restart' && !periodic))) return;
@@ -263,6 +273,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
         identity = undefined;
         rearm = 'none';
         lastWatchError = undefined;
+        absentWhy = undefined;
       })().finally(() => {
         stopping = undefined;
       });
