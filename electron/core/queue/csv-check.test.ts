@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { NOT_UTF8_REASON } from '../../lib/csv';
 import { checkCsv, type CsvCheckOptions } from './csv-check';
 
 const CENSUS_HEADER = 'lastName,firstName,employeeRegistration,hireDate,employeeStatus';
@@ -44,25 +45,30 @@ describe('checkCsv', () => {
     ['blank lines only', '\n\n  \n', 'no header row'],
     ['a header only', `${CENSUS_HEADER}\n`, 'no data rows'],
     ['a header without newline', CENSUS_HEADER, 'no data rows'],
-    ['an unknown column', `${CENSUS_HEADER},nickname\nDoe,Jane,E1,2020-01-31,ACTIVE,JD\n`, 'matches neither'],
-    ['a broken quote', `${CENSUS_HEADER}\n"Doe,Jane,E1,2020-01-31,ACTIVE\n`, 'not valid CSV'],
+    ['an unknown column', `${CENSUS_HEADER},nickname\nDoe,Jane,E1,2020-01-31,ACTIVE,JD\n`, 'unknown column(s): nickname'],
+    ['a broken quote', `${CENSUS_HEADER}\n"Doe,Jane,E1,2020-01-31,ACTIVE\n`, 'never closed'],
   ])('refuses %s', async (_name, content, reason) => {
     const v = await check(content);
     expect(v.ok).toBe(false);
     if (!v.ok) expect(v.reason).toContain(reason);
   });
 
+  it('says whether the template could be told at all', async () => {
+    expect(await check('a,b\n1,2\n')).toMatchObject({ ok: false, unknownKind: true });
+    expect(await check('a,b\n1,2\n', { kind: 'receipt' })).toMatchObject({ ok: false, unknownKind: false });
+  });
+
   it('names missing required columns when the kind is given by the file name', async () => {
     const v = await check('lastName,firstName\nDoe,Jane\n', { kind: 'census' });
-    expect(v).toMatchObject({ ok: false });
+    expect(v).toMatchObject({ ok: false, unknownKind: false });
     if (!v.ok) expect(v.reason).toMatch(/missing required column\(s\): employeeRegistration, hireDate, employeeStatus/);
     expect(await check(`${CENSUS_HEADER}\nDoe,Jane,E1,2020-01-31,ACTIVE\n`, { kind: 'receipt' })).toMatchObject({ ok: false });
   });
 
   it('refuses text that is not UTF-8, even when the bad byte comes last', async () => {
     const latin1 = Buffer.from(`${CENSUS_HEADER}\nDo\xe9,Jane,E1,2020-01-31,ACTIVE\n`, 'latin1');
-    expect(await check(latin1)).toMatchObject({ ok: false, reason: expect.stringContaining('not UTF-8') });
+    expect(await check(latin1)).toMatchObject({ ok: false, reason: NOT_UTF8_REASON });
     const truncated = Buffer.concat([Buffer.from(`${CENSUS_HEADER}\nDoe,Jane,E1,2020-01-31,ACTIVE\n`), Buffer.from([0xc3])]);
-    expect(await check(truncated)).toMatchObject({ ok: false, reason: expect.stringContaining('not UTF-8') });
+    expect(await check(truncated)).toMatchObject({ ok: false, reason: NOT_UTF8_REASON });
   });
 });

@@ -45,7 +45,11 @@ describe('readOnce', () => {
     await writeFile(path, data);
     let deleted = false;
     const result = await readOnce(path, async (input) => {
-      for await (const _chunk of input) if (!deleted) (deleted = true), await unlink(path);
+      for await (const _chunk of input) {
+        if (deleted) continue;
+        deleted = true;
+        await unlink(path);
+      }
     });
     expect(result.after).toBeUndefined();
     expect(result.md5).toBe(md5(data));
