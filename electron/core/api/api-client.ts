@@ -77,9 +77,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const log = options.logger;
 
-  const send = async (method: string, url: URL, headers: Record<string, string>, body?: Buffer): Promise<HttpResponse> => {
+  const send = async (method: string, url: URL, headers: Record<string, string>, body?: Buffer, fresh = false): Promise<HttpResponse> => {
     const res = await transport.send({
-      method, url, headers: { accept: 'application/json', ...headers },
+      method, url, headers: { accept: 'application/json', ...headers }, freshConnection: fresh,
       ...(body ? { body } : {}),
       timeout: { ms: timeoutMs, kind: 'total' }, maxResponseBytes: MAX_ANSWER_BYTES,
     });
@@ -118,13 +118,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       return await withRetries(request, spec.mode, retry, log, async () => {
         const token = await tokenOnce();
-        let res = await send(spec.method, url, headers(token), body);
+        const fresh = spec.mode === 'unsafe';
+        let res = await send(spec.method, url, headers(token), body, fresh);
         if (res.status === 401 && !renewed) {
           // A 401 means the token was refused before anything was done, so even a POST may go again.
           renewed = true;
           tokens.invalidate(token);
           log?.info(`${request}: the token was refused; retrying once with a new one`);
-          res = await send(spec.method, url, headers(await tokenOnce()), body);
+          res = await send(spec.method, url, headers(await tokenOnce()), body, fresh);
         }
         if (res.status !== spec.expect) throw errorFromResponse(res, request);
         return parseResponse(res, spec.schema, request);

@@ -23,6 +23,11 @@ export type HttpRequest = {
   /** `total`: the whole exchange must finish within timeoutMs; `idle`: no progress for timeoutMs (uploads). */
   timeout: { ms: number; kind: 'total' | 'idle' };
   maxResponseBytes: number;
+  /**
+   * Never reuse a kept-alive connection. For requests that must not be sent twice: on a reused socket the
+   * server may close it just as the request goes out, and that reset would look like a lost answer.
+   */
+  freshConnection?: boolean;
   signal?: AbortSignal;
   /** Bytes of a streamed body handed to the socket so far. */
   onBodyBytes?: (sent: number) => void;
@@ -64,28 +69,28 @@ export function isTlsFailure(code: string | undefined): boolean {
 
 export function createTransport(options: TransportOptions): Transport {
   const tls = { minVersion: 'TLSv1.2' as const, ...(options.ca ? { ca: options.ca } : {}) };
-  const direct = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true, ...tls }) };
-  const proxied = new Map<string, HttpsProxyAgent<string>>();
+  const agents = new Map<string, http.Agent>();
 
-  function agentFor(url: URL): { agent: http.Agent; via?: string } {
+  function agentFor(url: URL, fresh: boolean): { agent: http.Agent; via?: string } {
     const proxy = options.proxy(url);
-    if (!proxy) return { agent: url.protocol === 'https:' ? direct.https : direct.http };
-    let agent = proxied.get(proxy.href);
+    const key = `${fresh ? 'fresh' : 'kept'} ${proxy?.href ?? url.protocol}`;
+    let agent = agents.get(key);
     if (!agent) {
-      // CONNECT for every target, http ones too: one code path, and the proxy never sees a request line.
-      agent = new HttpsProxyAgent(proxy.href, { keepAlive: true, ...tls });
-      proxied.set(proxy.href, agent);
+      const keepAlive = !fresh;
+      agent = proxy
+        // CONNECT for every target, http ones too: one code path, and the proxy never sees a request line.
+        ? new HttpsProxyAgent(proxy.href, { keepAlive, ...tls })
+        : url.protocol === 'https:' ? new https.Agent({ keepAlive, ...tls }) : new http.Agent({ keepAlive });
+      agents.set(key, agent);
     }
-    return { agent, via: redactProxy(proxy) };
+    return proxy ? { agent, via: redactProxy(proxy) } : { agent };
   }
 
   return {
-    send: (request) => exchange(request, agentFor(request.url), tls),
+    send: (request) => exchange(request, agentFor(request.url, request.freshConnection ?? false), tls),
     close() {
-      direct.http.destroy();
-      direct.https.destroy();
-      for (const agent of proxied.values()) agent.destroy();
-      proxied.clear();
+      for (const agent of agents.values()) agent.destroy();
+      agents.clear();
     },
   };
 }
