@@ -1,7 +1,98 @@
-/** STUB: processing of an uploaded CSV file. */
+/**
+ * Processing of an uploaded CSV file (decisions.md section 3): the stored file is read once through
+ * the shared CSV reader. A whole-file problem rejects the import; otherwise each row is accepted or
+ * refused with its line number. Census files make their employees known for later receipts; receipts
+ * of employees no census import has carried are refused per line.
+ */
+import type { RecordError } from '../../../shared';
+import type { CsvRecord } from '../../lib/csv';
+import { readCsvFile } from '../../lib/csv';
 import type { ServerContext } from '../context';
+import type { Db } from '../db/database';
 import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
+import { MAX_KEPT_ERRORS } from '../db/imports-repo';
+import { registrationChecker, unknownEmployeeMessage } from '../processing/json-batches';
+import { uploadedFileOfImport } from './files-repo';
 
-export function processUploadedFile(_ctx: ServerContext, _row: ImportRow): Promise<ProcessOutcome> {
-  return Promise.resolve({ status: 'REJECTED', reason: 'not implemented' });
+const BATCH = 5000;
+
+/**
+ * Registrations of the census file being read, staged in a connection-local table and made known
+ * only when the whole file turns out usable: a file refused late (bytes that are not UTF-8, broken
+ * quoting near its end) must not make its employees known.
+ */
+function censusStaging(db: Db, clientId: string) {
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS staged_registrations (employee_registration TEXT PRIMARY KEY) WITHOUT ROWID');
+  db.exec('DELETE FROM temp.staged_registrations');
+  const stage = db.prepare('INSERT OR IGNORE INTO temp.staged_registrations (employee_registration) VALUES (?)');
+  const stageAll = db.transaction((regs: string[]) => {
+    for (const reg of regs) stage.run(reg);
+  });
+  let batch: string[] = [];
+  const flush = () => {
+    if (batch.length) stageAll(batch);
+    batch = [];
+  };
+  return {
+    add(registration: string) {
+      batch.push(registration);
+      if (batch.length >= BATCH) flush();
+    },
+    commit() {
+      flush();
+      db.transaction(() => {
+        db.prepare(
+          `INSERT OR IGNORE INTO census_registrations (client_id, employee_registration)
+           SELECT ?, employee_registration FROM temp.staged_registrations`,
+        ).run(clientId);
+        db.exec('DELETE FROM temp.staged_registrations');
+      })();
+    },
+    discard() {
+      batch = [];
+      db.exec('DELETE FROM temp.staged_registrations');
+    },
+  };
+}
+
+export async function processUploadedFile(ctx: ServerContext, row: ImportRow): Promise<ProcessOutcome> {
+  const file = uploadedFileOfImport(ctx.db, row.id);
+  if (!file?.path) return { status: 'REJECTED', reason: 'the uploaded file of this import is missing' };
+
+  const unknown: RecordError[] = [];
+  let unknownCount = 0;
+  let onRecord: (record: CsvRecord, line: number) => void;
+  let staging: ReturnType<typeof censusStaging> | undefined;
+  if (row.kind === 'census') {
+    const s = censusStaging(ctx.db, row.client_id);
+    staging = s;
+    onRecord = (record) => s.add(record.employeeRegistration);
+  } else {
+    const known = registrationChecker(ctx.db, row.client_id);
+    onRecord = (record, line) => {
+      if (known(record.employeeRegistration)) return;
+      unknownCount++;
+      if (unknown.length < MAX_KEPT_ERRORS) {
+        unknown.push({ line, field: 'employeeRegistration', message: unknownEmployeeMessage(record.employeeRegistration) });
+      }
+    };
+  }
+
+  try {
+    const result = await readCsvFile(file.path, { kind: row.kind, maxErrors: MAX_KEPT_ERRORS, onRecord });
+    if (!result.ok) {
+      staging?.discard();
+      return { status: 'REJECTED', reason: result.reason };
+    }
+    staging?.commit();
+    // Both lists are in line order and each holds its smallest lines, so the merge's head is exact.
+    const errors = [...result.errors, ...unknown].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).slice(0, MAX_KEPT_ERRORS);
+    return {
+      status: 'PROCESSED', records: result.rows,
+      accepted: result.accepted - unknownCount, rejected: result.rejected + unknownCount, errors,
+    };
+  } catch (error) {
+    staging?.discard();
+    throw error;
+  }
 }

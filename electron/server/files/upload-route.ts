@@ -1,0 +1,144 @@
+/**
+ * PUT /uploads/:fileId: the second half of the file handshake. No bearer token: the signed address
+ * is the permission. The body is streamed to a temporary file while its MD5 is computed, never held
+ * in memory; only a complete file with the declared checksum is kept.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LIMITS } from '../../../shared';
+import type { ServerContext } from '../context';
+import { HttpError } from '../http/http-error';
+import type { FileRow } from './files-repo';
+import { getFile, markUploaded } from './files-repo';
+import { isoOfUnix } from './submission-route';
+import { UPLOAD_CONTENT_TYPE, checkUploadSignature } from './upload-signature';
+
+/** Temporary files of uploads in progress; a start sweeps away those a crash left. */
+export const PART_SUFFIX = '.part';
+
+type UploadParams = { fileId: string };
+type UploadQuery = { expires?: unknown; signature?: unknown };
+
+declare module 'fastify' {
+  // Declaration merging needs an interface here.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    uploadFile?: FileRow;
+  }
+}
+
+const NEW_GRANT = 'request a new upload address with POST /law/api/v1/payroll-submissions';
+// Stops reading the rest of a refused body: the answer is sent, then the connection closed.
+const CLOSE = { Connection: 'close' };
+
+class TooLarge extends Error {}
+
+/** The checks that need no body, in the order of decisions.md section 4. */
+function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receiving: Set<string>): FileRow {
+  const { fileId } = request.params as UploadParams;
+  const query = request.query as UploadQuery;
+  const signature = checkUploadSignature(ctx.keys.upload, fileId, query.expires, query.signature);
+  if (!signature.ok) {
+    throw new HttpError(403, [signature.missing
+      ? 'the upload address is incomplete: its expires and signature parameters are required'
+      : 'the upload address signature is not valid; use the uploadUrl exactly as it was given']);
+  }
+  if (Date.now() > signature.expires * 1000) {
+    throw new HttpError(403, [`the upload address expired at ${isoOfUnix(signature.expires)}; ${NEW_GRANT}`]);
+  }
+  const file = getFile(ctx.db, fileId);
+  if (!file || file.expires_at !== signature.expires) throw new HttpError(403, [`the upload address is not known; ${NEW_GRANT}`]);
+  if (file.status === 'SUPERSEDED') {
+    throw new HttpError(403, ['this upload address was replaced by a newer grant for the same checksum; use the newest uploadUrl']);
+  }
+  const type = request.headers['content-type'] ?? '';
+  if (type.split(';')[0]?.trim().toLowerCase() !== UPLOAD_CONTENT_TYPE) {
+    throw new HttpError(415, [`the upload must be sent with Content-Type: ${UPLOAD_CONTENT_TYPE}${type ? `, not ${type}` : ''}`]);
+  }
+  if (file.status === 'UPLOADED') throw new HttpError(409, [`the file ${file.file_name} was already uploaded to this address at ${file.uploaded_at}`]);
+  if (receiving.has(file.id)) throw new HttpError(409, [`an upload of ${file.file_name} to this address is already in progress`]);
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > LIMITS.fileBytes) throw tooLarge(declared);
+  return file;
+}
+
+const tooLarge = (size?: number) =>
+  new HttpError(413, [`the file is larger than the limit of ${LIMITS.fileBytes} bytes (100 MB)${size ? `: ${size} bytes` : ''}; nothing was kept`], {}, CLOSE);
+
+/** Streams the body to `path` while hashing; removes the file on any failure. */
+async function receiveBody(request: FastifyRequest, path: string): Promise<{ md5: string; size: number }> {
+  const hash = createHash('md5');
+  const out = createWriteStream(path, { flags: 'wx' });
+  let size = 0;
+  try {
+    for await (const chunk of request.raw.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > LIMITS.fileBytes) throw new TooLarge();
+      hash.update(chunk);
+      if (!out.write(chunk)) {
+        await new Promise<void>((resolve, reject) => {
+          out.once('drain', resolve);
+          out.once('error', reject);
+        });
+      }
+    }
+    await new Promise<void>((resolve, reject) => {
+      out.once('error', reject);
+      out.end(resolve);
+    });
+    return { md5: hash.digest('hex'), size };
+  } catch (error) {
+    out.destroy();
+    await rm(path, { force: true });
+    if (error instanceof TooLarge) throw tooLarge();
+    if (request.raw.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      throw new HttpError(400, ['the upload was interrupted before the end of the body; nothing was kept']);
+    }
+    throw error;
+  }
+}
+
+export function uploadRoute(ctx: ServerContext) {
+  const receiving = new Set<string>();
+  return (app: FastifyInstance) => {
+    // Leaves the body unread: the handler streams request.raw itself.
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    app.put('/uploads/:fileId', {
+      onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+        try {
+          request.uploadFile = checkUploadRequest(ctx, request, receiving);
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
+      },
+    }, async (request: FastifyRequest, reply: FastifyReply) => {
+      const file = request.uploadFile as FileRow;
+      receiving.add(file.id);
+      const part = join(ctx.uploadsDir, `${file.id}.${randomUUID()}${PART_SUFFIX}`);
+      try {
+        const { md5, size } = await receiveBody(request, part);
+        if (md5 !== file.checksum) {
+          await rm(part, { force: true });
+          throw new HttpError(400, [
+            `the MD5 of the uploaded body is ${md5}, not the declared checksum ${file.checksum}; nothing was kept, and this address can be used again until ${isoOfUnix(file.expires_at)}`,
+          ]);
+        }
+        const stored = join(ctx.uploadsDir, `${file.id}.csv`);
+        await rename(part, stored);
+        if (!markUploaded(ctx.db, file, size, stored)) {
+          await rm(stored, { force: true });
+          throw new HttpError(409, [`the address of ${file.file_name} is no longer usable`]);
+        }
+        ctx.processor.schedule(file.import_id);
+        return reply.code(200).header('ETag', `"${md5}"`).send({ importId: file.import_id, status: 'QUEUED', size, checksum: md5 });
+      } finally {
+        receiving.delete(file.id);
+      }
+    });
+  };
+}
