@@ -47,6 +47,19 @@ export function openDatabase(dataDir: string): Db {
   return db;
 }
 
+const prepare = (db: Db, sql: string) => db.prepare(sql);
+type Statement = ReturnType<typeof prepare>;
+const statements = new WeakMap<Db, Map<string, Statement>>();
+
+/** A prepared statement, prepared once per database (preparing costs about as much as a small query). */
+export function statement(db: Db, sql: string): Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let stmt = cache.get(sql);
+  if (!stmt) cache.set(sql, (stmt = prepare(db, sql)));
+  return stmt;
+}
+
 /** A value kept in meta, made once by `create` (signing keys). */
 export function metaValue(db: Db, key: string, create: () => string): string {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;

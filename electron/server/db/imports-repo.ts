@@ -1,6 +1,7 @@
 /** Imports (JSON batches and uploaded files) and their lifecycle in the database. */
 import type { ImportResult, ImportStatus, RecordError, RecordKind } from '../../../shared';
 import type { Db } from './database';
+import { statement } from './database';
 
 export type ImportRow = {
   id: string; client_id: string; kind: RecordKind; source: 'json' | 'file'; file_name: string | null;
@@ -14,7 +15,7 @@ export const MAX_KEPT_ERRORS = 1000;
 export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | 'kind' | 'source' | 'status'> &
   Partial<Pick<ImportRow, 'file_name' | 'records' | 'payload'>>): string {
   const receivedAt = new Date().toISOString();
-  db.prepare(
+  statement(db, 
     `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, payload, received_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(row.id, row.client_id, row.kind, row.source, row.file_name ?? null, row.status, row.records ?? null, row.payload ?? null, receivedAt);
@@ -22,11 +23,11 @@ export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | '
 }
 
 export function getImport(db: Db, id: string): ImportRow | undefined {
-  return db.prepare('SELECT * FROM imports WHERE id = ?').get(id) as ImportRow | undefined;
+  return statement(db, 'SELECT * FROM imports WHERE id = ?').get(id) as ImportRow | undefined;
 }
 
 export function setImportStatus(db: Db, id: string, status: ImportStatus): void {
-  db.prepare('UPDATE imports SET status = ? WHERE id = ?').run(status, id);
+  statement(db, 'UPDATE imports SET status = ? WHERE id = ?').run(status, id);
 }
 
 export type ProcessOutcome =
@@ -36,18 +37,18 @@ export type ProcessOutcome =
 export function finishImport(db: Db, id: string, outcome: ProcessOutcome): void {
   const at = new Date().toISOString();
   if (outcome.status === 'PROCESSED') {
-    db.prepare(
+    statement(db, 
       `UPDATE imports SET status = 'PROCESSED', records = ?, accepted = ?, rejected = ?, errors = ?, processed_at = ?, payload = NULL WHERE id = ?`,
     ).run(outcome.records, outcome.accepted, outcome.rejected, JSON.stringify(outcome.errors.slice(0, MAX_KEPT_ERRORS)), at, id);
   } else {
-    db.prepare(`UPDATE imports SET status = 'REJECTED', records = ?, reason = ?, processed_at = ?, payload = NULL WHERE id = ?`)
+    statement(db, `UPDATE imports SET status = 'REJECTED', records = ?, reason = ?, processed_at = ?, payload = NULL WHERE id = ?`)
       .run(outcome.records ?? null, outcome.reason, at, id);
   }
 }
 
 /** Imports a crash or stop left unfinished, oldest first. */
 export function unfinishedImports(db: Db): ImportRow[] {
-  return db.prepare(`SELECT * FROM imports WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY received_at, rowid`).all() as ImportRow[];
+  return statement(db, `SELECT * FROM imports WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY received_at, rowid`).all() as ImportRow[];
 }
 
 export function toImportResult(row: ImportRow): ImportResult {

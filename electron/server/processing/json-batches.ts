@@ -1,16 +1,15 @@
 /** Asynchronous processing of direct JSON batches (decisions.md section 3). */
 import type { RecordError } from '../../../shared';
 import type { Db } from '../db/database';
+import { statement } from '../db/database';
 import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
 
 type Registration = { employeeRegistration: string };
 
-/** Remembers the employee registrations a census import carried, for later receipt checks. */
+/** Remembers the employee registrations a census import carried, for later receipt checks (call inside a transaction). */
 export function rememberRegistrations(db: Db, clientId: string, registrations: Iterable<string>): void {
-  const insert = db.prepare('INSERT OR IGNORE INTO census_registrations (client_id, employee_registration) VALUES (?, ?)');
-  db.transaction((regs: Iterable<string>) => {
-    for (const reg of regs) insert.run(clientId, reg);
-  })(registrations);
+  const insert = statement(db, 'INSERT OR IGNORE INTO census_registrations (client_id, employee_registration) VALUES (?, ?)');
+  for (const reg of registrations) insert.run(clientId, reg);
 }
 
 /** Whether a receipt's employee is known from any census import of the client. */

@@ -2,11 +2,15 @@
  * Processes accepted imports one at a time, in the order they were received (so a census
  * batch sent before a receipt batch is known when the receipts are checked), and resumes
  * what a crash left unfinished. Each finished import is handed to the delivery engine.
+ *
+ * JSON batches are processed synchronously, so consecutive ones share one transaction: a
+ * commit costs more than processing a small batch. Their QUEUED -> PROCESSING -> PROCESSED
+ * steps are therefore committed together; an uploaded file is PROCESSING while it streams.
  */
 import type { Logger } from '../../lib/logger';
 import type { Db } from '../db/database';
 import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
-import { finishImport, getImport, setImportStatus, toImportResult, unfinishedImports } from '../db/imports-repo';
+import { finishImport, getImport, setImportStatus, unfinishedImports } from '../db/imports-repo';
 
 export type Processor = {
   schedule(importId: string): void;
@@ -20,37 +24,78 @@ export type Processor = {
 export type ProcessorDeps = {
   db: Db;
   logger: Logger;
-  handlers: { json(row: ImportRow): Promise<ProcessOutcome> | ProcessOutcome; file(row: ImportRow): Promise<ProcessOutcome> };
+  handlers: { json(row: ImportRow): ProcessOutcome; file(row: ImportRow): Promise<ProcessOutcome> };
   onFinished(row: ImportRow): void;
 };
 
+/** JSON batches processed in one transaction at most. */
+const JSON_GROUP = 200;
+
+const INTERNAL = 'the import could not be processed because of an internal error';
+
 export function createProcessor(deps: ProcessorDeps): Processor {
+  const { db, logger } = deps;
   const queue: string[] = [];
+  const queued = new Set<string>();
   let running: Promise<void> | undefined;
   let stopped = false;
 
-  async function processOne(id: string): Promise<void> {
-    const row = getImport(deps.db, id);
-    if (!row || (row.status !== 'QUEUED' && row.status !== 'PROCESSING')) return;
-    setImportStatus(deps.db, id, 'PROCESSING');
+  const pending = (id: string) => {
+    const row = getImport(db, id);
+    return row && (row.status === 'QUEUED' || row.status === 'PROCESSING') ? row : undefined;
+  };
+
+  const finish = (id: string, outcome: ProcessOutcome) => {
+    finishImport(db, id, outcome);
+    return getImport(db, id);
+  };
+
+  /** Processes JSON batches at the head of the queue in one transaction; returns the finished rows. */
+  const processJsonGroup = db.transaction((rows: ImportRow[]) =>
+    rows.map((row) => {
+      let outcome: ProcessOutcome;
+      try {
+        outcome = deps.handlers.json(row);
+      } catch (error) {
+        logger.error(`import ${row.id} failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
+        outcome = { status: 'REJECTED', reason: INTERNAL };
+      }
+      return finish(row.id, outcome);
+    }),
+  );
+
+  async function processFile(row: ImportRow): Promise<ImportRow | undefined> {
+    setImportStatus(db, row.id, 'PROCESSING');
     let outcome: ProcessOutcome;
     try {
-      outcome = await (row.source === 'json' ? deps.handlers.json(row) : deps.handlers.file(row));
+      outcome = await deps.handlers.file(row);
     } catch (error) {
-      deps.logger.error(`import ${id} failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
-      outcome = { status: 'REJECTED', reason: 'the import could not be processed because of an internal error' };
+      logger.error(`import ${row.id} failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
+      outcome = { status: 'REJECTED', reason: INTERNAL };
     }
-    if (stopped) return; // left PROCESSING: the next start resumes it
-    finishImport(deps.db, id, outcome);
-    const finished = getImport(deps.db, id);
-    if (finished) {
-      deps.logger.info(`import ${id} ${finished.status}: ${JSON.stringify(toImportResult(finished)).length} bytes of result`);
-      deps.onFinished(finished);
-    }
+    if (stopped) return undefined; // left PROCESSING: the next start resumes it
+    return finish(row.id, outcome);
   }
 
+  const take = () => {
+    const id = queue.shift() as string;
+    queued.delete(id);
+    return id;
+  };
+
   async function drain(): Promise<void> {
-    while (queue.length > 0 && !stopped) await processOne(queue.shift() as string);
+    while (queue.length > 0 && !stopped) {
+      const json: ImportRow[] = [];
+      let file: ImportRow | undefined;
+      while (queue.length > 0 && json.length < JSON_GROUP && !file) {
+        const row = pending(take());
+        if (row?.source === 'json') json.push(row);
+        else if (row) file = row;
+      }
+      const finished = json.length ? processJsonGroup(json) : [];
+      if (file) finished.push(await processFile(file));
+      for (const row of finished) if (row) deps.onFinished(row);
+    }
     running = undefined;
   }
 
@@ -60,12 +105,13 @@ export function createProcessor(deps: ProcessorDeps): Processor {
 
   return {
     schedule(importId) {
-      if (stopped || queue.includes(importId)) return;
+      if (stopped || queued.has(importId)) return;
       queue.push(importId);
+      queued.add(importId);
       kick();
     },
     resume() {
-      for (const row of unfinishedImports(deps.db)) this.schedule(row.id);
+      for (const row of unfinishedImports(db)) this.schedule(row.id);
     },
     async idle() {
       while (running) await running;
@@ -73,6 +119,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     async stop() {
       stopped = true;
       queue.length = 0;
+      queued.clear();
       await running;
     },
   };
