@@ -24,7 +24,7 @@ const verified = new WeakMap<Uint8Array, Map<string, { claims: TokenClaims; expM
 
 function cacheOf(key: Uint8Array) {
   let cache = verified.get(key);
-  if (!cache) verified.set(key, (cache = new Map()));
+  if (!cache) verified.set(key, (cache = new Map<string, { claims: TokenClaims; expMs: number }>()));
   return cache;
 }
 

@@ -54,7 +54,7 @@ const statements = new WeakMap<Db, Map<string, Statement>>();
 /** A prepared statement, prepared once per database (preparing costs about as much as a small query). */
 export function statement(db: Db, sql: string): Statement {
   let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
+  if (!cache) statements.set(db, (cache = new Map<string, Statement>()));
   let stmt = cache.get(sql);
   if (!stmt) cache.set(sql, (stmt = prepare(db, sql)));
   return stmt;
