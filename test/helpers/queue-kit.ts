@@ -75,7 +75,7 @@ export async function startQueueEnv(
     queue(extra = {}) {
       const q = createUploadQueue({
         dataDir, api, settings: () => settings, retry: FAST_RETRY,
-        logger: createLogger('test-queue', () => undefined), grantBatchWaitMs: 200, ...extra,
+        logger: createLogger('test-queue', () => undefined), ...extra,
       });
       queues.push(q);
       return q;
