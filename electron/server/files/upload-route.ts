@@ -4,6 +4,7 @@
  * in memory; only a complete file with the declared checksum is kept.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -72,23 +73,23 @@ const tooLarge = (size?: number) =>
 async function receiveBody(request: FastifyRequest, path: string): Promise<{ md5: string; size: number }> {
   const hash = createHash('md5');
   const out = createWriteStream(path, { flags: 'wx' });
+  let failed: Error | undefined;
+  out.on('error', (error) => {
+    failed ??= error;
+  });
   let size = 0;
   try {
     for await (const chunk of request.raw.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > LIMITS.fileBytes) throw new TooLarge();
+      if (failed) throw failed;
       hash.update(chunk);
-      if (!out.write(chunk)) {
-        await new Promise<void>((resolve, reject) => {
-          out.once('drain', resolve);
-          out.once('error', reject);
-        });
-      }
+      if (!out.write(chunk)) await once(out, 'drain');
     }
     await new Promise<void>((resolve, reject) => {
-      out.once('error', reject);
-      out.end(resolve);
+      out.end((error?: Error | null) => (error ? reject(error) : resolve()));
     });
+    if (failed) throw failed;
     return { md5: hash.digest('hex'), size };
   } catch (error) {
     out.destroy();
