@@ -47,6 +47,12 @@ describe('readCsvRecords: layout', () => {
     expect(result.header[0]).toBe('lastName');
   });
 
+  it('skips blank lines before the header, and still takes the delimiter from the header line', async () => {
+    const result = ok(await read(`\n  \n${csvText('receipt', [receiptRow(1, { ssn: 'bad' })], { delimiter: ';' })}`));
+    expect(result).toMatchObject({ delimiter: ';', rows: 1, rejected: 1 });
+    expect(result.errors[0]?.line).toBe(4);
+  });
+
   it('keeps quoted commas and newlines in a cell and counts the physical lines they span', async () => {
     const text = `${RECEIPT_HEADER}\n"Doe, Jr.","Ann\nMarie",123-45-6789,E1,2026-01-31,10\n\nDoe,Bob,123-45-6789,E2,2026-02-30,10\n`;
     const records: CsvRecord[] = [];

@@ -66,6 +66,17 @@ function newlinesIn(cells: readonly string[]): number {
   return count;
 }
 
+/** The first complete line with content (blank lines before the header are skipped like any blank line). */
+function headerLineOf(text: string): string | undefined {
+  let start = 0;
+  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+    const line = text.slice(start, end);
+    if (line.trim() !== '') return line;
+    start = end + 1;
+  }
+  return undefined;
+}
+
 const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === '');
 
 function quotingReason(error: CsvError, line: number): string {
@@ -153,8 +164,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
   let parser: ReturnType<typeof parse> | undefined;
   let parseError: CsvError | undefined;
   const startParser = (headText: string) => {
-    const firstLine = headText.split('\n', 1)[0] ?? '';
-    delimiter = detectDelimiter(firstLine);
+    delimiter = detectDelimiter(headerLineOf(`${headText}\n`) ?? '');
     const p = parse({
       delimiter, bom: true, relax_column_count: true, relax_quotes: true,
       record_delimiter: ['\r\n', '\n'], max_record_size: MAX_RECORD_CHARS,
@@ -191,7 +201,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
         // The delimiter comes from the header line, so hold the bytes until it is complete.
         headText += text;
         held.push(chunk);
-        if (!headText.includes('\n') && headText.length < HEAD_MAX_CHARS) continue;
+        if (headerLineOf(headText) === undefined && headText.length < HEAD_MAX_CHARS) continue;
         parser = startParser(headText);
         for (const h of held) await write(parser, h);
         held = [];

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../../shared';
+import { LIMITS, SCOPES } from '../../../shared';
 import type { UploadGrant } from '../../../shared';
 import { censusRow, csvText, md5 } from '../../../test/helpers/csv-fixtures';
 import {
@@ -87,6 +87,11 @@ describe('POST /law/api/v1/payroll-submissions', () => {
     expect(res.status).toBe(400);
     const errors = (res.body as { errors: string[] }).errors;
     expect(errors.some((e) => e.startsWith(message))).toBe(true);
+  });
+
+  it('answers 413 to a body over the submissions limit', async () => {
+    const res = await postSubmissions(server.url, token, `[${' '.repeat(LIMITS.submissionBodyBytes)}]`);
+    expect(res.status).toBe(413);
   });
 
   it('answers 400 for a body that is not JSON', async () => {

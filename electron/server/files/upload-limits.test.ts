@@ -56,3 +56,12 @@ it('keeps nothing of an upload the client abandons mid-body', async () => {
   expect(importOfUpload(server, grant.uploadUrl)?.status).toBe('AWAITING_UPLOAD');
   expect((await putFile(grant.uploadUrl, content)).status).toBe(200);
 });
+
+it('answers an upload with a bad signature at once, even while a large body is still coming', async () => {
+  const content = csvText('census', [censusRow(4)]);
+  const grant = await grantFor(server.url, token, metadata(content));
+  const forged = grant.uploadUrl.replace(/signature=[0-9a-f]+/, `signature=${'0'.repeat(64)}`);
+  const answer = await rawPut(forged, { 'content-type': 'text/csv', 'transfer-encoding': 'chunked' }, censusChunks(2 * LIMITS.fileBytes));
+  expect(answer.status).toBe(403);
+  expect(await partials()).toEqual([]);
+});
