@@ -1,7 +1,9 @@
 /** The `payroll-uploader` command: dispatches to its subcommands and turns failures into exit codes. */
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials-command';
 import { DELIVERIES_USAGE, deliveriesCommand } from './deliveries-command';
+import { SEND_USAGE, sendCommand } from './send-command';
 import { serverCommand } from './server-command';
+import { WATCH_USAGE, watchCommand } from './watch-command';
 import { SERVER_USAGE } from './server-flags';
 import { EXIT, UsageError } from './usage-error';
 
@@ -9,6 +11,8 @@ type Command = { run(args: string[]): Promise<number>; usage: string; summary: s
 
 const COMMANDS: Record<string, Command> = {
   server: { run: serverCommand, usage: SERVER_USAGE, summary: 'run the local stand-in of the service on 127.0.0.1' },
+  watch: { run: watchCommand, usage: WATCH_USAGE, summary: 'watch a folder and upload every finished CSV export' },
+  send: { run: sendCommand, usage: SEND_USAGE, summary: 'send a JSON file of census or receipt records' },
   deliveries: { run: deliveriesCommand, usage: DELIVERIES_USAGE, summary: 'list the webhook delivery attempts (audit)' },
   credentials: { run: credentialsCommand, usage: CREDENTIALS_USAGE, summary: 'store, delete or check the client credentials (OS keychain)' },
 };
