@@ -72,6 +72,14 @@ describe('an uploaded receipt file', () => {
     ]);
   });
 
+  it('knows every employee of a large census file', async () => {
+    const rows = Array.from({ length: 1203 }, (_, i) => censusRow(10_000 + i));
+    expect(await census(csvText('census', rows))).toMatchObject({ status: 'PROCESSED', accepted: 1203 });
+    const row = await receipts(csvText('receipt', [receiptRow(10_000), receiptRow(10_600), receiptRow(11_202), receiptRow(11_203)]));
+    expect(row).toMatchObject({ accepted: 3, rejected: 1 });
+    expect(errorsOf(row)).toEqual([{ line: 5, field: 'employeeRegistration', message: unknownEmployeeMessage('E011203') }]);
+  });
+
   it('does not learn employees from a census file that was rejected late', async () => {
     // Good rows first, then a byte that is not UTF-8: the whole file is refused, its employees stay unknown.
     const good = Buffer.from(csvText('census', [censusRow(301), censusRow(302)]));

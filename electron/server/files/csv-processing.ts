@@ -15,6 +15,7 @@ import { registrationChecker, unknownEmployeeMessage } from '../processing/json-
 import { uploadedFileOfImport } from './files-repo';
 
 const BATCH = 5000;
+const ROWS_PER_INSERT = 500;
 
 /**
  * Registrations of the census file being read, staged in a connection-local table and made known
@@ -24,9 +25,14 @@ const BATCH = 5000;
 function censusStaging(db: Db, clientId: string) {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS staged_registrations (employee_registration TEXT PRIMARY KEY) WITHOUT ROWID');
   db.exec('DELETE FROM temp.staged_registrations');
-  const stage = db.prepare('INSERT OR IGNORE INTO temp.staged_registrations (employee_registration) VALUES (?)');
+  // Many rows per statement: each call into SQLite costs more than inserting a row.
+  const insert = 'INSERT OR IGNORE INTO temp.staged_registrations (employee_registration) VALUES ';
+  const stageOne = db.prepare(`${insert}(?)`);
+  const stageMany = db.prepare(`${insert}${Array.from({ length: ROWS_PER_INSERT }, () => '(?)').join(',')}`);
   const stageAll = db.transaction((regs: string[]) => {
-    for (const reg of regs) stage.run(reg);
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= regs.length; i += ROWS_PER_INSERT) stageMany.run(...regs.slice(i, i + ROWS_PER_INSERT));
+    for (; i < regs.length; i++) stageOne.run(regs[i]);
   });
   let batch: string[] = [];
   const flush = () => {
