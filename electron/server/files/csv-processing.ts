@@ -15,6 +15,7 @@ import { registrationChecker, unknownEmployeeMessage } from '../processing/json-
 import { uploadedFileOfImport } from './files-repo';
 
 const BATCH = 5000;
+const MISSING = 'the stored file of this import is missing from the server\'s uploads folder';
 const ROWS_PER_INSERT = 500;
 
 /**
@@ -63,7 +64,7 @@ function censusStaging(db: Db, clientId: string) {
 
 export async function processUploadedFile(ctx: ServerContext, row: ImportRow): Promise<ProcessOutcome> {
   const file = uploadedFileOfImport(ctx.db, row.id);
-  if (!file?.path) return { status: 'REJECTED', reason: 'the uploaded file of this import is missing' };
+  if (!file?.path) return { status: 'REJECTED', reason: MISSING };
 
   const unknown: RecordError[] = [];
   let unknownCount = 0;
@@ -99,6 +100,7 @@ export async function processUploadedFile(ctx: ServerContext, row: ImportRow): P
     };
   } catch (error) {
     staging?.discard();
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'REJECTED', reason: MISSING };
     throw error;
   }
 }
