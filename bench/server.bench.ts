@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     figures.push({ name: '100 MB upload PUT, server RSS growth', ours: mb(peak - idleRss), baseline: `${mb(idleRss)} idle`, ratio: (peak - idleRss) / (64 * 1024 * 1024), target: '<= 64 MB', pass: peak - idleRss <= 64 * 1024 * 1024 });
 
     // 4. CSV processing rows/s: the upload above is processed now; baseline: bare csv-parse of the same file.
-    const importId = (server.ctx.db.prepare('SELECT import_id FROM files WHERE checksum = ?').pluck().get(md5.toLowerCase()) as string);
+    const importId = (server.ctx.db.prepare('SELECT import_id FROM files WHERE checksum = ?').get(md5.toLowerCase()) as { import_id: string }).import_id;
     const started = Date.now();
     for (;;) {
       const row = getImport(server.ctx.db, importId);

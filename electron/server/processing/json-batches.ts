@@ -14,7 +14,7 @@ export function rememberRegistrations(db: Db, clientId: string, registrations: I
 
 /** Whether a receipt's employee is known from any census import of the client. */
 export function registrationChecker(db: Db, clientId: string): (registration: string) => boolean {
-  const find = db.prepare('SELECT 1 FROM census_registrations WHERE client_id = ? AND employee_registration = ?').pluck();
+  const find = statement(db, 'SELECT 1 FROM census_registrations WHERE client_id = ? AND employee_registration = ?');
   return (registration) => find.get(clientId, registration) !== undefined;
 }
 

@@ -1,0 +1,198 @@
+/** The headless command end to end: real CLI processes, a real local server, real files, real journal. */
+import { createWriteStream } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { censusChunks, md5 } from '../helpers/csv-fixtures';
+import { runCli, startCli } from '../helpers/cli';
+import type { TestServer } from '../helpers/local-server';
+import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from '../helpers/local-server';
+import { censusCsv, receiptCsv } from '../helpers/queue-kit';
+
+const day = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+async function listFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+}
+
+describe('payroll-uploader watch, send and deliveries', () => {
+  let server: TestServer;
+  let dirs: string[] = [];
+  let env: NodeJS.ProcessEnv;
+  const folder = async () => {
+    const dir = await tempDir('payroll-watch-');
+    dirs.push(dir);
+    return dir;
+  };
+  /** The one value of a one-column query (libsql's pluck() does not pluck). */
+  const value = (sql: string, ...args: unknown[]) => Object.values(server.ctx.db.prepare(sql).get(...args) as Record<string, unknown>)[0];
+  const uploadedCount = (checksum: string) => value("SELECT count(*) FROM files WHERE checksum = ? AND status = 'UPLOADED'", checksum) as number;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.stop());
+  afterEach(async () => {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+    dirs = [];
+  });
+  const freshEnv = async () => {
+    env = {
+      PAYROLL_DATA_DIR: await folder(), PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: TEST_CLIENT.secret,
+      PAYROLL_LOG_LEVEL: 'warn',
+    };
+    return env;
+  };
+
+  it('watch --once uploads census and receipt files, files them away and exits 0', async () => {
+    await freshEnv();
+    const dir = await folder();
+    const census = censusCsv('once-ok');
+    await writeFile(join(dir, 'census-2026-03-31.csv'), census);
+    await writeFile(join(dir, 'receipt_20260331.csv'), receiptCsv('7', 'once-ok-0'));
+    const res = await runCli(['watch', dir, '--base-url', server.url, '--once'], env);
+    expect(res.stderr).not.toMatch(/failed/);
+    expect(res.code).toBe(0);
+    expect(await listFiles(dir)).toEqual([`uploaded/${day()}/census-2026-03-31.csv`, `uploaded/${day()}/receipt_20260331.csv`]);
+    expect(uploadedCount(md5(census))).toBe(1);
+    const row = server.ctx.db.prepare("SELECT reference_date FROM files WHERE checksum = ?").get(md5(census)) as { reference_date: string };
+    expect(row.reference_date).toBe('2026-03-31T00:00:00Z');
+  });
+
+  it('watch --once exits 1 when a file is refused, with the reason beside it', async () => {
+    await freshEnv();
+    const dir = await folder();
+    await writeFile(join(dir, 'census-empty.csv'), '');
+    const res = await runCli(['watch', dir, '--base-url', server.url, '--once'], env);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('census-empty.csv');
+    expect(await listFiles(dir)).toEqual(['rejected/census-empty.csv', 'rejected/census-empty.csv.error.txt']);
+  });
+
+  it('takes 20 files dropped at once, each uploaded exactly once, sharing handshakes', async () => {
+    await freshEnv();
+    const dir = await folder();
+    const watch = startCli(['watch', dir, '--base-url', server.url, '--json'], env);
+    try {
+      const contents = Array.from({ length: 20 }, (_, i) => censusCsv(`twenty-${i}`));
+      const before = value("SELECT count(*) FROM request_log WHERE path = '/law/api/v1/payroll-submissions'") as number;
+      await Promise.all(contents.map((c, i) => writeFile(join(dir, `census-${i}.csv`), c)));
+      await eventually(() => (watch.events.filter((e) => e.event === 'result').length === 20 ? true : undefined), 60_000);
+      for (const c of contents) expect(uploadedCount(md5(c))).toBe(1);
+      expect((await listFiles(dir)).filter((f) => f.startsWith(`uploaded/${day()}/`))).toHaveLength(20);
+      const posts = (value("SELECT count(*) FROM request_log WHERE path = '/law/api/v1/payroll-submissions'") as number) - before;
+      expect(posts).toBeLessThan(20);
+    } finally {
+      watch.child.kill('SIGTERM');
+      expect(await watch.exited).toBe(0);
+    }
+  });
+
+  it('does not take a file while it is still being written over 5 s', async () => {
+    await freshEnv();
+    const dir = await folder();
+    const watch = startCli(['watch', dir, '--base-url', server.url, '--json'], env);
+    try {
+      const path = join(dir, 'census-slow.csv');
+      const out = createWriteStream(path);
+      const content = censusCsv('slow', 20);
+      const pieces = content.match(/[\s\S]{1,40}/g) ?? [];
+      const started = Date.now();
+      let lastWrite = 0;
+      for (let i = 0; Date.now() - started < 5000; i++) {
+        out.write(pieces[i] ?? '');
+        lastWrite = Date.now();
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      out.end(pieces.slice(Math.ceil(5000 / 250)).join(''));
+      await once(out, 'finish');
+      lastWrite = Date.now();
+      const result = await eventually(() => watch.events.find((e) => e.event === 'result'), 30_000);
+      const firstSeen = watch.events.find((e) => e.event === 'job');
+      expect(Date.parse(firstSeen!.at)).toBeGreaterThanOrEqual(lastWrite);
+      expect(result.data.state).toBe('uploaded');
+      expect(uploadedCount(md5(content))).toBe(1);
+    } finally {
+      watch.child.kill('SIGTERM');
+      await watch.exited;
+    }
+  });
+
+  it('after a kill -9 in the middle of a 50 MB upload, a restart uploads it exactly once and archives it', async () => {
+    await freshEnv();
+    const dir = await folder();
+    const path = join(dir, 'census-big.csv');
+    await writeFile(path, Buffer.concat([...censusChunks(50 * 1024 * 1024)]));
+    const checksum = md5(Buffer.concat([...censusChunks(50 * 1024 * 1024)]));
+    const token = await getToken(server.url);
+    // Hold the PUT at the server for a while, so the kill lands while the body is in flight.
+    expect((await api(server.url, token, 'PUT', '/local/v1/faults', [{ pathPrefix: '/uploads/', latencyMs: 4000 }])).status).toBe(200);
+    const first = startCli(['watch', dir, '--base-url', server.url, '--json'], { ...env, PAYROLL_LOG_LEVEL: 'warn' });
+    await eventually(() => first.events.find((e) => e.event === 'job' && e.data.state === 'uploading'), 60_000);
+    await new Promise((r) => setTimeout(r, 500));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect((await api(server.url, token, 'DELETE', '/local/v1/faults')).status).toBeLessThan(300);
+    expect(uploadedCount(checksum)).toBe(0);
+
+    const second = await runCli(['watch', dir, '--base-url', server.url, '--once'], env);
+    expect(second.stderr).not.toMatch(/failed/);
+    expect(second.code).toBe(0);
+    expect(uploadedCount(checksum)).toBe(1);
+    expect(await listFiles(dir)).toEqual([`uploaded/${day()}/census-big.csv`]);
+  });
+
+  it('send posts a JSON batch and refuses invalid records without sending anything', async () => {
+    await freshEnv();
+    const dir = await folder();
+    const good = join(dir, 'hire.json');
+    await writeFile(good, JSON.stringify([{ lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'SEND-1', hireDate: '2026-01-05', employeeStatus: 'ACTIVE' }]));
+    const sent = await runCli(['send', 'census', good, '--base-url', server.url, '--json'], env);
+    expect(sent.code).toBe(0);
+    const created = (JSON.parse(sent.stdout) as { created: { id: string; status: string } }).created;
+    expect(created.status).toBe('QUEUED');
+    await eventually(() => (value('SELECT status FROM imports WHERE id = ?', created.id) === 'PROCESSED' ? true : undefined));
+
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, JSON.stringify([{ lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'SEND-2', hireDate: '2026-02-30', employeeStatus: 'ACTIVE' }]));
+    const imports = () => value('SELECT count(*) FROM imports') as number;
+    const before = imports();
+    const refused = await runCli(['send', 'census', bad, '--base-url', server.url], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('[0].hireDate');
+    expect(imports()).toBe(before);
+
+    const notJson = join(dir, 'broken.json');
+    await writeFile(notJson, '[{"lastName":');
+    const broken = await runCli(['send', 'receipt', notJson, '--base-url', server.url], env);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('is not valid JSON');
+  });
+
+  it('deliveries lists the webhook attempts, and says clearly when the service is unreachable', async () => {
+    await freshEnv();
+    const listed = await runCli(['deliveries', '--base-url', server.url, '--json', '--limit', '5'], env);
+    expect(listed.code).toBe(0);
+    expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
+    const bad = await runCli(['deliveries', '--base-url', server.url, '--status', '9'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/status/);
+    const down = await runCli(['deliveries', '--base-url', 'http://127.0.0.1:9'], env);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/cannot reach/);
+  });
+
+  it('refuses a non-loopback plain-http address and a missing folder with clear messages', async () => {
+    await freshEnv();
+    const insecure = await runCli(['deliveries', '--base-url', 'http://example.com'], env);
+    expect(insecure.code).not.toBe(0);
+    expect(insecure.stderr).toMatch(/https/i);
+    const missing = await runCli(['watch', join(await folder(), 'nope'), '--base-url', server.url, '--once'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('is not a folder');
+  });
+});

@@ -1,0 +1,52 @@
+/** Runs the real `payroll-uploader` command as a child process, as a user or a scheduled task would. */
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './local-server';
+
+export const CLI = join(ROOT, 'bin/payroll-uploader.js');
+
+export type CliResult = { code: number | null; stdout: string; stderr: string };
+
+/** Runs the command to its end; `stdin` is written and closed. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+export type JsonEvent = { event: string; at: string; data: Record<string, unknown> };
+
+export type RunningCli = {
+  child: ChildProcessWithoutNullStreams;
+  /** Every JSON line seen on stdout so far (with --json). */
+  events: JsonEvent[];
+  stderr(): string;
+  exited: Promise<number | null>;
+};
+
+/** Starts a long-running command (watch --json) and collects its JSON event lines. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const events: JsonEvent[] = [];
+  let buffer = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (line.startsWith('{')) events.push(JSON.parse(line) as JsonEvent);
+    }
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, events, stderr: () => stderr, exited };
+}
