@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { isRealDate, isReferenceDate } from './dates';
+import { censusBatchSchema, censusRecordSchema, hasAtMostTwoDecimals, receiptRecordSchema } from './records.schema';
+import { formatIssues } from './validation';
+
+const census = (over: Record<string, unknown> = {}) => ({
+  lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'E-1', hireDate: '2026-01-05', employeeStatus: 'ACTIVE', ...over,
+});
+const receipt = (over: Record<string, unknown> = {}) => ({
+  lastName: 'Doe', firstName: 'Jane', ssn: '123-45-6789', employeeRegistration: 'E-1', paymentDate: '2026-03-31', amount: 10.5, ...over,
+});
+const messages = (schema: typeof censusRecordSchema | typeof receiptRecordSchema, value: unknown) => {
+  const r = schema.safeParse(value);
+  return r.success ? [] : formatIssues(r.error);
+};
+
+describe('calendar dates', () => {
+  it.each([['2026-02-28', true], ['2024-02-29', true], ['2026-02-29', false], ['2026-02-30', false], ['2026-13-01', false], ['2026-00-10', false],
+    ['2026-04-31', false], ['2026-1-05', false], ['26-01-05', false], ['2026-01-05T00:00:00Z', false], ['', false], ['1900-02-29', false], ['2000-02-29', true]])(
+    '%s is a real date: %s', (value, real) => expect(isRealDate(value)).toBe(real));
+
+  it('reference dates are exactly YYYY-MM-DDT00:00:00Z for a real date', () => {
+    expect(isReferenceDate('2026-03-31T00:00:00Z')).toBe(true);
+    expect(isReferenceDate('2026-03-31T00:00:00.000Z')).toBe(false);
+    expect(isReferenceDate('2026-03-31T01:00:00Z')).toBe(false);
+    expect(isReferenceDate('2026-02-30T00:00:00Z')).toBe(false);
+  });
+});
+
+describe('census record', () => {
+  it('accepts the minimum and trims strings', () => {
+    expect(censusRecordSchema.parse(census({ lastName: '  Doe  ' }))).toMatchObject({ lastName: 'Doe' });
+  });
+
+  it.each(['lastName', 'firstName', 'employeeRegistration', 'hireDate', 'employeeStatus'])('requires %s, also when null', (field) => {
+    expect(messages(censusRecordSchema, census({ [field]: undefined }))).toEqual([`${field}: is required`]);
+    expect(messages(censusRecordSchema, census({ [field]: null }))).toEqual([`${field}: is required`]);
+  });
+
+  it('treats null as absent for optional fields', () => {
+    const parsed = censusRecordSchema.parse(census({ payCycle: null, hourlyRate: null, eligibleForBenefits: null }));
+    expect('payCycle' in parsed).toBe(false);
+    expect('hourlyRate' in parsed).toBe(false);
+  });
+
+  it('names unknown fields', () => {
+    expect(messages(censusRecordSchema, census({ hiredate: '2026-01-01', extra: 1 }))).toEqual(['unknown field(s): hiredate, extra']);
+  });
+
+  it.each([
+    [{ employeeStatus: 'active' }, 'employeeStatus: must be one of ACTIVE, ON_LEAVE, TERMINATED'],
+    [{ payCycle: 'DAILY' }, 'payCycle: must be one of WEEKLY, BIWEEKLY, SEMIMONTHLY, MONTHLY'],
+    [{ timeType: 'CASUAL' }, 'timeType: must be one of FULL_TIME, PART_TIME'],
+    [{ periodsPerYear: 0 }, 'periodsPerYear: must be 1 to 366'],
+    [{ periodsPerYear: 367 }, 'periodsPerYear: must be 1 to 366'],
+    [{ periodsPerYear: 12.5 }, 'periodsPerYear: must be a whole number'],
+    [{ grossAnnualSalary: -1 }, 'grossAnnualSalary: must be 0 or more'],
+    [{ salaryPerPeriod: 1.005 }, 'salaryPerPeriod: must have at most 2 decimals'],
+    [{ hourlyRate: '25.00' }, 'hourlyRate: must be a number'],
+    [{ hourlyRate: Infinity }, 'hourlyRate: must be a number'],
+    [{ standardHours: 168.5 }, 'standardHours: must be 0 to 168'],
+    [{ eligibleForBenefits: 'true' }, 'eligibleForBenefits: must be true or false'],
+    [{ lastName: '   ' }, 'lastName: must not be empty'],
+    [{ lastName: 'x'.repeat(101) }, 'lastName: must be at most 100 characters'],
+    [{ employeeRegistration: 'E'.repeat(31) }, 'employeeRegistration: must be at most 30 characters'],
+    [{ hireDate: '2026-02-30' }, 'hireDate: must be a real calendar date YYYY-MM-DD'],
+    [{ hireDate: 20260105 }, 'hireDate: must be a date YYYY-MM-DD'],
+  ])('refuses %j', (over, message) => {
+    expect(messages(censusRecordSchema, census(over))).toEqual([message]);
+  });
+
+  it('takes the edges of the ranges', () => {
+    expect(censusRecordSchema.safeParse(census({ periodsPerYear: 366, standardHours: 168, grossAnnualSalary: 0, lastName: 'x'.repeat(100), employeeRegistration: 'E'.repeat(30) })).success).toBe(true);
+  });
+
+  it('refuses an empty batch and a non-array, and names the record of each problem', () => {
+    expect(formatIssues(censusBatchSchema.safeParse([]).error!)).toEqual(['the array must hold at least one record']);
+    expect(formatIssues(censusBatchSchema.safeParse({}).error!)).toEqual(['the body must be a JSON array of records']);
+    expect(formatIssues(censusBatchSchema.safeParse([census(), census({ hireDate: 'x' }), 'text']).error!)).toEqual([
+      '[1].hireDate: must be a real calendar date YYYY-MM-DD', '[2]: must be an object',
+    ]);
+  });
+});
+
+describe('receipt record', () => {
+  it('requires all six fields', () => {
+    expect(messages(receiptRecordSchema, {})).toHaveLength(6);
+  });
+
+  it.each([['123-45-6789', true], ['123456789', false], ['12-345-6789', false], ['123-45-67890', false], ['abc-de-fghi', false], [' 123-45-6789', false]])(
+    'ssn %s is valid: %s', (ssn, valid) => expect(receiptRecordSchema.safeParse(receipt({ ssn })).success).toBe(valid));
+
+  it.each([[0, false], [-1, false], [0.01, true], [10.1, true], [10.123, false], [1e21, true], [1e-7, false]])(
+    'amount %s is valid: %s', (amount, valid) => expect(receiptRecordSchema.safeParse(receipt({ amount })).success).toBe(valid));
+
+  it('checks decimals exactly, not by float rounding', () => {
+    expect([0.1, 0.29, 1.15, 4.35, 1234567.89].every(hasAtMostTwoDecimals)).toBe(true);
+    expect([1.005, 0.001, 2.675000001].some(hasAtMostTwoDecimals)).toBe(false);
+  });
+});
