@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKeyring } from '../helpers/keyring';
-import { ROOT, tempDir } from '../helpers/local-server';
+import { SCOPES } from '../../shared';
+import { runCli } from '../helpers/cli';
+import { ROOT, startTestServer, tempDir } from '../helpers/local-server';
+import { censusCsv } from '../helpers/queue-kit';
 
 const SECRET = 'very-secret-client-value-42';
 
@@ -42,6 +45,32 @@ describe('payroll-uploader credentials (real gnome-keyring)', () => {
       expect(text.includes(SECRET), name).toBe(false);
     }
     expect(set.stdout + status.stdout).not.toContain(SECRET);
+  });
+
+  it('watch uses the keychain credentials, and the secret is nowhere in the data folders, the request log or the output', async () => {
+    const server = await startTestServer({ clients: [{ id: 'keyed', secret: SECRET, scopes: [...SCOPES] }] });
+    const folder = await tempDir('payroll-keyed-');
+    try {
+      expect((await cli(['set', '--env', 'local', '--client-id', 'keyed'], SECRET)).code).toBe(0);
+      await writeFile(join(folder, 'census-keyed.csv'), censusCsv('keyed'));
+      const watch = await runCli(['watch', folder, '--base-url', server.url, '--once', '--json'], {
+        ...keyring.env, PAYROLL_DATA_DIR: dataDir, PAYROLL_CLIENT_ID: '', PAYROLL_CLIENT_SECRET: '', PAYROLL_LOG_LEVEL: 'debug',
+      });
+      expect(watch.code, watch.stderr).toBe(0);
+      expect(watch.stdout).toContain('"state":"uploaded"');
+      expect(`${watch.stdout}${watch.stderr}`).not.toContain(SECRET);
+      expect(`${watch.stdout}${watch.stderr}`).not.toContain(Buffer.from(`keyed:${SECRET}`).toString('base64'));
+      await server.close();
+      for (const root of [dataDir, server.dataDir, folder]) {
+        for (const name of await readdir(root, { recursive: true })) {
+          const text = await readFile(join(root, name)).catch(() => Buffer.alloc(0));
+          expect(text.includes(SECRET), join(root, name)).toBe(false);
+        }
+      }
+    } finally {
+      await server.stop();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('refuses a secret given on the command line', async () => {
