@@ -16,7 +16,7 @@ import type { SettingsStore } from './settings';
 import { requireBaseUrl } from './settings';
 import type { FolderWatcher } from './watcher';
 import { createFolderWatcher } from './watcher';
-import { createTypedEmitter } from './watcher/typed-emitter';
+import { createTypedEmitter } from '../lib/typed-emitter';
 
 export type AppEvents = {
   /** A job changed state. */

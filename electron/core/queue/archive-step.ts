@@ -2,7 +2,7 @@
 import { dirname } from 'node:path';
 import { archiveDir, completeMove, freeTarget, writeErrorFile } from './archive';
 import { localDay } from './file-facts';
-import { describeError } from './fs-codes';
+import { describeError } from '../../lib/fs-errors';
 import type { Job, OutcomeState } from './job-types';
 import type { QueueCore } from './queue-core';
 

@@ -5,7 +5,7 @@
 import { constants } from 'node:fs';
 import { copyFile, link, lstat, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
-import { errorCode } from './fs-codes';
+import { errorCode } from '../../lib/fs-errors';
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -1,6 +1,6 @@
 /** Sorts the API client's errors into what the queue does next. */
 import { AbortError, ApiError, FileChangedError, NetworkError } from '../api/api-errors';
-import { describeError } from './fs-codes';
+import { describeError } from '../../lib/fs-errors';
 
 export type Failure =
   | { kind: 'http'; status: number; messages: string[]; retryable: boolean; retryAfterMs?: number; message: string }

@@ -5,7 +5,7 @@ import type { FileTypeCode, RecordError } from '../../../shared';
 import { fileTypeOfKind } from '../../../shared';
 import { checkCsv, type CsvVerdict } from './csv-check';
 import { fileTypeFromName, referenceDateOf } from './file-facts';
-import { describeError, errorCode, isBusy, isGone } from './fs-codes';
+import { describeError, errorCode, isBusy, isGone } from '../../lib/fs-errors';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
 import { readOnce } from './read-once';

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
-import { isGone } from './fs-codes';
+import { isGone } from '../../lib/fs-errors';
 
 /** Anything that consumes the CSV text; it may stop early (a bad header), the hash still gets every byte. */
 export type CsvConsumer<T> = (input: Readable) => Promise<T>;

@@ -1,7 +1,7 @@
 /** uploading -> uploaded: the streamed PUT to the pre-signed address, and what each answer means. */
 import { stat } from 'node:fs/promises';
 import { classify, reasonOf } from './failures';
-import { isGone } from './fs-codes';
+import { isGone } from '../../lib/fs-errors';
 import { grantUsable } from './grant-step';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';

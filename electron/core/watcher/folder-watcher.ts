@@ -2,10 +2,10 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createLogger, type Logger } from '../../lib/logger';
 import { isCandidateName } from './candidate-name';
-import { classifyFsError, describeError, errorPath } from './fs-errors';
+import { classifyFsError, describeError, errorPath } from '../../lib/fs-errors';
 import { createStabilityTracker, type StabilityTracker, type StableFile } from './stability-tracker';
 import { watchTopLevel, type TopLevelWatch } from './top-level-watch';
-import { createTypedEmitter, type TypedEmitter } from './typed-emitter';
+import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import { resolveWatcherOptions, type FolderWatcherOptions } from './watcher-options';
 
 export type { StableFile } from './stability-tracker';

@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from '../../lib/logger';
-import { busyBackoffMs, classifyFsError, describeError, errorCode } from './fs-errors';
+import { busyBackoffMs, classifyFsError, describeError, errorCode } from '../../lib/fs-errors';
 
 /** A candidate file whose size and mtime held still for the stability window and that could be opened. */
 export type StableFile = { path: string; name: string; size: number; mtimeMs: number };

@@ -2,7 +2,7 @@ import { watch } from 'chokidar';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { isCandidateName } from './candidate-name';
-import { classifyFsError } from './fs-errors';
+import { classifyFsError } from '../../lib/fs-errors';
 
 export type TopLevelWatchOptions = { usePolling: boolean; pollIntervalMs: number; readyTimeoutMs: number };
 

@@ -33,3 +33,9 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** The file is not there (any more). */
+export const isGone = (error: unknown) => classifyFsError(error) === 'gone';
+
+/** Locks and denied access, which usually clear up (an exporter still holds the file, a share hiccups). */
+export const isBusy = (error: unknown) => classifyFsError(error) === 'busy';
