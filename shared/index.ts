@@ -10,3 +10,4 @@ export * from './webhooks.schema';
 export * from './validation';
 export * from './csv-template';
 export * from './settings.schema';
+export * from './quick-row-check';

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { rowToRecord } from './csv-template';
+import { CSV_COLUMNS, REQUIRED_COLUMNS } from './files.schema';
+import { quickRowCheck } from './quick-row-check';
+import type { RecordKind } from './records.schema';
+import { recordSchemas } from './records.schema';
+
+// Cells on every edge of the rules: almost valid, whitespace, signs, exponents, lengths, other columns' values.
+const TRICKY = ['', ' ', '  x  ', 'x'.repeat(31), ' '.concat('x'.repeat(100)), 'x'.repeat(101), ' 2026-01-05', '2026-02-30',
+  '2026-1-5', 'active', ' ACTIVE', ' true ', 'TRUE', '+5', '-0', '-1', '0', '367', '168.01', '1.005', '1e3', '5.', '.5',
+  ' 25.25 ', '123-45-678', ' 123-45-6789', 'Infinity', 'NaN', '\t', '\u00a0x', '0.001', '12,5'];
+
+// Mostly valid values per column, so that many rows pass and the property is really exercised.
+const VALID: Record<string, string[]> = {
+  lastName: ['Doe', ' Doe ', 'x'.repeat(100)], firstName: ['Jane', 'Ann Marie'], employeeRegistration: ['E-1', 'x'.repeat(30), ' E2 '],
+  hireDate: ['2026-01-05', '2024-02-29'], employeeStatus: ['ACTIVE', 'ON_LEAVE', 'TERMINATED'], eligibleForBenefits: ['true', 'false', ''],
+  payCycle: ['WEEKLY', 'BIWEEKLY', 'SEMIMONTHLY', 'MONTHLY', ''], periodsPerYear: ['1', '26', '366', ''],
+  grossAnnualSalary: ['0', '52000.00', '0.29', ''], salaryPerPeriod: ['2000.5', ''], standardHours: ['0', '40', '168', '37.5', ''],
+  hourlyRate: ['25.25', '0', ''], timeType: ['FULL_TIME', 'PART_TIME', ''], payrollGroup: ['G1', ''], payrollArea: ['North', ''],
+  personnelSubArea: ['Plant 1', ''], ssn: ['123-45-6789'], paymentDate: ['2026-03-31'], amount: ['150.00', '0.01', '75.5'],
+};
+
+const cellFor = (column: string) =>
+  fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...VALID[column]!) }, { weight: 1, arbitrary: fc.constantFrom(...TRICKY) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
+
+function rowFor(kind: RecordKind) {
+  const optional = CSV_COLUMNS[kind].filter((c) => !(REQUIRED_COLUMNS[kind] as readonly string[]).includes(c));
+  return fc
+    .tuple(fc.subarray(optional), fc.boolean(), fc.boolean())
+    .chain(([extra, dropRequired, extraCell]) => {
+      const columns = [...REQUIRED_COLUMNS[kind].slice(dropRequired ? 1 : 0), ...extra];
+      return fc.tuple(fc.shuffledSubarray(columns, { minLength: columns.length, maxLength: columns.length }), fc.constant(extraCell));
+    })
+    .chain(([columns, extraCell]) =>
+      fc.record({ columns: fc.constant(columns), cells: fc.tuple(...columns.map(cellFor), ...(extraCell ? [fc.constant('x')] : [])) }));
+}
+
+describe('quick row check', () => {
+  for (const kind of ['census', 'receipt'] as const) {
+    it(`never accepts a ${kind} row that zod refuses, and returns exactly zod's record`, () => {
+      let accepted = 0;
+      let refused = 0;
+      fc.assert(
+        fc.property(rowFor(kind), ({ columns, cells }) => {
+          const quick = quickRowCheck(kind, columns)(cells);
+          const zod = recordSchemas[kind].safeParse(rowToRecord(columns, cells));
+          if (quick === undefined) {
+            if (!zod.success) refused++;
+            return;
+          }
+          accepted++;
+          expect(zod.success, JSON.stringify({ columns, cells })).toBe(true);
+          expect(quick).toEqual(zod.data);
+        }),
+        { numRuns: 20_000 },
+      );
+      // Both sides of the property were exercised many times.
+      expect(accepted).toBeGreaterThan(2_000);
+      expect(refused).toBeGreaterThan(2_000);
+    });
+  }
+});
