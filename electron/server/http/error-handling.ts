@@ -37,7 +37,9 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {
       void reply.code(error.statusCode).headers(error.headers);
-      return errorBody(error.statusCode, error.messages, error.extra);
+      // Every 500 carries its trace id in the body, also one a route or an injected fault chose to answer.
+      const extra = error.statusCode === 500 ? { traceId: request.id, ...error.extra } : error.extra;
+      return errorBody(error.statusCode, error.messages, extra);
     }
     const fe = error as FastifyError;
     const known = fe.code ? FASTIFY_STATUS[fe.code] : undefined;
