@@ -19,7 +19,8 @@ const FASTIFY_STATUS: Record<string, [number, string]> = {
 
 function routePattern(url: string): RegExp {
   const escaped = url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${escaped.join('/')}/?$`);
+  // Exact: Fastify does not ignore a trailing slash, so `/census/` is an unknown route (404), not a 405 saying "use POST".
+  return new RegExp(`^${escaped.join('/')}$`);
 }
 
 export function installErrorHandling(app: FastifyInstance, logger: Logger): void {
@@ -59,6 +60,8 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    // Fastify answers HEAD wherever it answers GET, so Allow names it too (RFC 9110 section 10.2.1).
+    if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
     if (allowed.length > 0) {
       return reply.code(405).header('Allow', allowed.join(', ')).send(errorBody(405, [`${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`]));
     }
