@@ -97,6 +97,9 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
       : {}),
   });
   installErrorHandling(app, logger);
+  // Only JSON bodies reach the JSON endpoints: text/plain would otherwise be read as a string and answered
+  // 400 "not an array" instead of 415. The token and upload routes add their own parsers.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(/^application\/[a-z0-9.-]+\+json\s*(;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   installFaults(app, ctx);
   installRequestLog(app, ctx);

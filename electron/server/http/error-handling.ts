@@ -44,7 +44,11 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
     }
     const fe = error as FastifyError;
     const known = fe.code ? FASTIFY_STATUS[fe.code] : undefined;
-    if (known) return reply.code(known[0]).send(errorBody(known[0], [known[1]]));
+    if (known) {
+      const type = request.headers['content-type'];
+      const message = known[0] === 415 && type ? `${known[1]} ${type}; this endpoint takes application/json (or a +json type)` : known[1];
+      return reply.code(known[0]).send(errorBody(known[0], [message]));
+    }
     if (error instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(error.message))) {
       return reply.code(400).send(errorBody(400, [`the body is not valid JSON: ${error.message}`]));
     }
