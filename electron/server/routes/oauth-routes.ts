@@ -21,9 +21,13 @@ const invalidClient = (message: string) =>
 
 export function oauthRoutes(ctx: ServerContext) {
   return (app: FastifyInstance) => {
+    // Any body reaches the handler, so the answer follows OAuth's order (client first, 401; then the request,
+    // 400 with an OAuth error code) instead of a 415 or a JSON syntax error that no OAuth client understands.
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, _body, done) => done(null, undefined));
 
     app.post('/oauth/v1/access-token', async (request, reply) => {
       const credentials = basicCredentials(request.headers.authorization);
