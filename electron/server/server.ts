@@ -33,6 +33,9 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
+/** How long a stop waits for requests in flight before cutting their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
 export type StartOptions = Partial<ServerOptions> & { dataDir: string };
 
 /** A fresh `whsec_` secret: base64 of 32 random bytes. */
@@ -90,13 +93,24 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   const app = Fastify({
     logger: false,
     genReqId: newTraceId,
-    forceCloseConnections: true,
+    // Idle keep-alive connections close at once; requests in flight (an upload) may finish: see close().
+    forceCloseConnections: false,
     return503OnClosing: true,
     ...(options.tls
       ? { https: { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key), minVersion: 'TLSv1.2' as const } }
       : {}),
   });
   installErrorHandling(app, logger);
+  // Answers finished during a stop end their connection, so a keep-alive client does not hold the stop up.
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (stopping) void reply.header('Connection', 'close');
+    done(null, payload);
+  });
   // Only JSON bodies reach the JSON endpoints: text/plain would otherwise be read as a string and answered
   // 400 "not an array" instead of 415. The token and upload routes add their own parsers.
   app.removeContentTypeParser('text/plain');
@@ -127,7 +141,9 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     url: baseUrl, port, app, ctx,
     close() {
       closing ??= (async () => {
-        await app.close();
+        // A graceful stop lets requests in flight finish, but a client that stalls cannot hold it up for ever.
+        const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await app.close().finally(() => clearTimeout(force));
         await ctx.processor.stop();
         await deliveries.stop();
         db.close();
