@@ -13,6 +13,7 @@ import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
 import { installErrorHandling, newTraceId } from './http/error-handling';
+import { HttpError } from './http/http-error';
 import { installFaults } from './local/faults';
 import { localRoutes } from './local/local-routes';
 import { installRequestLog } from './local/request-log';
@@ -95,7 +96,8 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     genReqId: newTraceId,
     // Idle keep-alive connections close at once; requests in flight (an upload) may finish: see close().
     forceCloseConnections: false,
-    return503OnClosing: true,
+    // Fastify's own 503 during a stop is a bare body without X-Trace-Id; the hook below answers it instead.
+    return503OnClosing: false,
     ...(options.tls
       ? { https: { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key), minVersion: 'TLSv1.2' as const } }
       : {}),
@@ -106,6 +108,9 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   app.addHook('preClose', (done) => {
     stopping = true;
     done();
+  });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(stopping ? new HttpError(503, ['the server is stopping; send the request again once it is back']) : undefined);
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (stopping) void reply.header('Connection', 'close');
