@@ -34,14 +34,16 @@ export const REQUIRED_COLUMNS = {
 
 const MD5_RE = /^[0-9a-fA-F]{32}$/;
 
+const str = () => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') });
+
 export const fileMetadataSchema = z.strictObject(
   {
-    fileType: z.string({ error: 'is required' }).refine((v) => v in FILE_TYPES, {
+    fileType: str().refine((v) => v in FILE_TYPES, {
       error: `must be one of the file type codes ${FILE_TYPE_CODES.map((c) => `"${c}" (${FILE_TYPES[c].name})`).join(', ')}`,
     }),
-    referenceDate: z.string({ error: 'is required' }).refine(isReferenceDate, 'must be a real date written YYYY-MM-DDT00:00:00Z'),
-    checksum: z.string({ error: 'is required' }).regex(MD5_RE, 'must be a valid MD5 hexadecimal string (32 hex digits)'),
-    fileName: z.string({ error: 'is required' })
+    referenceDate: str().refine(isReferenceDate, 'must be a real date written YYYY-MM-DDT00:00:00Z'),
+    checksum: str().regex(MD5_RE, 'must be a valid MD5 hexadecimal string (32 hex digits)'),
+    fileName: str()
       .max(LIMITS.fileNameMax, `must be at most ${LIMITS.fileNameMax} characters`)
       .refine((v) => /\.csv$/i.test(v), 'must end in .csv')
       .refine((v) => !/[\\/]/.test(v) && !v.includes('..'), 'must be a plain file name without path separators or ..')
