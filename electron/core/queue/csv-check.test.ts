@@ -40,6 +40,18 @@ describe('checkCsv', () => {
     expect(await check(`${CENSUS_HEADER}\n`, { rowChecks: false })).toMatchObject({ ok: false });
   });
 
+  it('without row checks parses only the first data row, leaving later quoting problems to the service', async () => {
+    const text = `${CENSUS_HEADER}\nDoe,Jane,E1,2020-01-31,ACTIVE\nRoe,Jim,E2,bad,ACTIVE\n"Poe,Ed,E3,2021-02-01,ACTIVE\n`;
+    expect(await check(text, { rowChecks: false })).toEqual({ ok: true, kind: 'census', rows: 1, rejectedRows: 0, errors: [] });
+    expect(await check(text)).toMatchObject({ ok: false });
+  });
+
+  it('without row checks still refuses bytes that are not UTF-8 anywhere in the file', async () => {
+    const rows = 'Doe,Jane,E1,2020-01-31,ACTIVE\n'.repeat(50);
+    const latin1 = Buffer.concat([Buffer.from(`${CENSUS_HEADER}\n${rows}`), Buffer.from('Do\xe9,Jane,E1,2020-01-31,ACTIVE\n', 'latin1')]);
+    expect(await check(latin1, { rowChecks: false })).toMatchObject({ ok: false, reason: NOT_UTF8_REASON });
+  });
+
   it.each([
     ['empty text', '', 'no header row'],
     ['blank lines only', '\n\n  \n', 'no header row'],

@@ -7,6 +7,7 @@ import { LIMITS } from '../../../shared';
 import { readCsvRecords } from '../../lib/csv';
 
 export type CsvVerdict =
+  /** `rows`: every data row, or only the first one when rowChecks is false (the rest is not parsed). */
   | { ok: true; kind: RecordKind; rows: number; rejectedRows: number; errors: RecordError[] }
   /** A whole-file problem. `unknownKind`: no template could be told (only when no kind was given). */
   | { ok: false; reason: string; unknownKind: boolean };
@@ -14,7 +15,10 @@ export type CsvVerdict =
 export type CsvCheckOptions = {
   /** The kind the file must be (from a file-name rule); absent: told by the header. */
   kind?: RecordKind;
-  /** false ignores row problems (preflight 'off'); whole-file problems always count. */
+  /**
+   * false (preflight 'off') skips the rows: only the header and the first data row are parsed, the rest is only
+   * checked as UTF-8 and for size, so a quoting problem further on is left to the service.
+   */
   rowChecks: boolean;
   /** Row errors kept (all rows are still counted). */
   maxErrors: number;
@@ -24,6 +28,7 @@ export type CsvCheckOptions = {
 export async function checkCsv(input: AsyncIterable<Buffer>, options: CsvCheckOptions): Promise<CsvVerdict> {
   const result = await readCsvRecords(input, {
     ...(options.kind ? { kind: options.kind } : {}), maxErrors: options.maxErrors, maxBytes: LIMITS.fileBytes,
+    headerOnly: !options.rowChecks,
   });
   if (!result.ok) return { ok: false, reason: result.reason, unknownKind: !options.kind && result.kind === undefined };
   if (!options.rowChecks) return { ok: true, kind: result.kind, rows: result.rows, rejectedRows: 0, errors: [] };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../../test/helpers/local-server';
 import { censusCsv, md5Of, receiptCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+import { NOT_UTF8_REASON } from '../../lib/csv';
 import { localDay } from './file-facts';
 import type { Job } from './job-types';
 
@@ -107,5 +108,18 @@ describe('upload queue against the local server', () => {
     const text = await readFile(`${refused.archivedPath!}.error.txt`, 'utf8');
     expect(text).toContain('row problems block uploads');
     expect(text).toContain('line 3: hireDate');
+  });
+
+  it('with preflight off uploads without parsing every row, yet refuses a file that is not UTF-8 at its end', async () => {
+    env = await startQueueEnv({}, { preflight: 'off' });
+    const queue = env.queue();
+    await queue.start();
+    // A quote never closed after the first row: the service's processing refuses it, the uploader no longer reads that far.
+    const broken = `${censusCsv('OFF', 50)}"Roe,Jim,OFF-x,2020-01-31,ACTIVE\n`;
+    const sent = await env.finished(queue, queue.add(await env.write('census-off.csv', broken))!.id);
+    expect(sent).toMatchObject({ state: 'uploaded', warningCount: 0, md5: md5Of(broken) });
+    const latin1 = Buffer.concat([Buffer.from(censusCsv('OFF2', 50)), Buffer.from('Do\xe9,Jane,OFF2-x,2020-01-31,ACTIVE\n', 'latin1')]);
+    const refused = await env.finished(queue, queue.add(await env.write('census-latin1.csv', latin1))!.id);
+    expect(refused).toMatchObject({ state: 'rejected', lastError: NOT_UTF8_REASON });
   });
 });

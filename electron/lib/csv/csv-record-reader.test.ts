@@ -152,6 +152,43 @@ describe('readCsvRecords: whole-file problems', () => {
   });
 });
 
+describe('readCsvRecords: headerOnly', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => receiptRow(i + 1));
+  /** Small chunks, so parsing has stopped long before the last bytes arrive. */
+  const chunked = (bytes: Buffer) => Readable.from(Array.from({ length: Math.ceil(bytes.length / 64) }, (_, i) => bytes.subarray(i * 64, i * 64 + 64)));
+
+  it('parses the header and one data row only, yet reads every byte', async () => {
+    const seen: number[] = [];
+    const text = csvText('receipt', many(50));
+    const result = ok(await readCsvRecords(chunked(Buffer.from(text)), { headerOnly: true, onRecord: (_r, line) => seen.push(line) }));
+    expect(result).toMatchObject({ kind: 'receipt', rows: 1, accepted: 1, bytes: Buffer.byteLength(text) });
+    expect(seen).toEqual([2]);
+  });
+
+  it('leaves row problems and a quote never closed after the first data row unseen', async () => {
+    const text = `${csvText('receipt', many(3))}Doe,Bob,bad-ssn,E9,2026-02-30,10\n"Doe,Bob,123-45-6789,E3,2026-01-31,10\n`;
+    expect(reason(await read(text))).toMatch(/never closed/);
+    expect(ok(await read(text, { headerOnly: true }))).toMatchObject({ rows: 1, rejected: 0 });
+  });
+
+  it('still refuses what is wrong with the whole file: bytes that are not UTF-8 at the very end, size, header, no rows', async () => {
+    const good = Buffer.from(csvText('receipt', many(20)));
+    const latin1 = Buffer.concat([good, Buffer.from([0x44, 0xe9, 0x2c, 0x0a])]);
+    expect(reason(await readCsvRecords(chunked(latin1), { headerOnly: true }))).toBe(NOT_UTF8_REASON);
+    const cut = Buffer.concat([good, Buffer.from([0xc3])]);
+    expect(reason(await readCsvRecords(chunked(cut), { headerOnly: true }))).toBe(NOT_UTF8_REASON);
+    expect(reason(await readCsvRecords(chunked(good), { headerOnly: true, maxBytes: good.length - 1 })))
+      .toBe(`the file is larger than ${good.length - 1} bytes`);
+    expect(reason(await read(`${RECEIPT_HEADER}\r\n\n`, { headerOnly: true }))).toBe('the file has a header but no data rows');
+    expect(reason(await read('name,amount\nBob,1\n', { headerOnly: true }))).toMatch(/^the header fits no file template/);
+  });
+
+  it('still refuses a quote never closed in the first data row', async () => {
+    const text = `${RECEIPT_HEADER}\n"Doe,Bob,123-45-6789,E3,2026-01-31,10\nDoe,Bob,123-45-6789,E4,2026-01-31,10\n`;
+    expect(reason(await read(text, { headerOnly: true }))).toBe('a quoted field in the record starting at line 2 is never closed');
+  });
+});
+
 it('passes on a failure of the onRecord callback', async () => {
   const failing = () => {
     throw new Error('disk full');

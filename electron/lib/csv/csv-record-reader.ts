@@ -21,6 +21,12 @@ export type CsvReadOptions = {
   maxBytes?: number;
   /** Called for each accepted record, in file order, with the line the record starts on. A throw aborts the read. */
   onRecord?: (record: CsvRecord, line: number) => void;
+  /**
+   * Stop parsing once the header is checked and one data row is read (so a header without rows is still refused);
+   * the remaining bytes are still read and checked as UTF-8 and against maxBytes, never parsed. A quoting problem
+   * further on then goes unnoticed. Default false: every row is parsed and validated.
+   */
+  headerOnly?: boolean;
 };
 
 export type CsvReadSuccess = {
@@ -29,7 +35,7 @@ export type CsvReadSuccess = {
   /** Header names as matched (trimmed, BOM dropped). */
   header: string[];
   delimiter: ',' | ';';
-  /** Data rows (blank lines and rows of empty cells are not rows). */
+  /** Data rows (blank lines and rows of empty cells are not rows); with headerOnly, only those read (one). */
   rows: number;
   accepted: number;
   rejected: number;
@@ -119,6 +125,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
   let omittedErrors = 0;
   const errors: RecordError[] = [];
   let reason: string | undefined; // a whole-file problem found while parsing
+  let enough = false; // headerOnly: the header and a data row are read; the rest is only decoded
   let thrown: { error: unknown } | undefined; // onRecord failed: rethrown to the caller
 
   const keep = (found: RecordError[]) => {
@@ -129,7 +136,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
   };
 
   const onCells = (cells: string[]) => {
-    if (reason !== undefined || thrown) return;
+    if (reason !== undefined || thrown || enough) return;
     const start = line + 1;
     line += 1 + newlinesIn(cells);
     if (isBlank(cells)) return;
@@ -142,6 +149,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
       return;
     }
     rows++;
+    if (options.headerOnly) enough = true;
     if (cells.length !== header.length) {
       rejected++;
       keep([{ line: start, message: `the row has ${cells.length} cells but the header has ${header.length} columns` }]);
@@ -171,7 +179,8 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
     });
     p.on('data', onCells);
     p.on('error', (error: CsvError) => {
-      parseError ??= error;
+      // Past the first data row a headerOnly read no longer parses (the parser may choke on a record cut short).
+      if (!enough) parseError ??= error;
     });
     return p;
   };
@@ -197,6 +206,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
       } catch {
         return failure(NOT_UTF8_REASON);
       }
+      if (enough) continue;
       if (!parser) {
         // The delimiter comes from the header line, so hold the bytes until it is complete.
         headText += text;
@@ -209,6 +219,11 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
         await write(parser, chunk);
       }
       if (stopped()) break;
+      if (enough) {
+        // Parsing is over; the bytes still to come are only decoded, so the parser's buffers can go now.
+        parser.destroy();
+        parser = undefined;
+      }
     }
     if (!stopped()) {
       try {
@@ -216,6 +231,8 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
       } catch {
         return failure(NOT_UTF8_REASON);
       }
+    }
+    if (!stopped() && !enough) {
       parser ??= startParser(headText);
       for (const h of held) await write(parser, h);
       const p = parser;
