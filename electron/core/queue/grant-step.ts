@@ -45,7 +45,8 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void>
   try {
     const grants = await core.api.requestGrants(jobs.map(metadataOf));
     if (grants.length !== jobs.length) throw new Error(`the service answered ${grants.length} grants for ${jobs.length} files`);
-    jobs.forEach((job, i) => {
+    // One commit for the whole handshake (up to 100 files): the PUTs start only after it, once pump sees them.
+    core.atomically(() => jobs.forEach((job, i) => {
       const grant = grants[i];
       if (!grant) return;
       const expiresAt = Date.parse(grant.expiration);
@@ -53,7 +54,7 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void>
         state: 'uploading', grantUrl: grant.uploadUrl, grantIssuedAt: issuedAt,
         grantExpiresAt: Number.isNaN(expiresAt) ? issuedAt : expiresAt, lastError: null,
       });
-    });
+    }));
   } catch (error) {
     const failure = classify(error);
     const refused = failure.kind === 'http' && (failure.status === 400 || failure.status === 422);
@@ -69,6 +70,8 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void>
       return void core.reject(job, `the service refused the file: ${reason}`);
     }
     const minDelay = failure.kind === 'http' ? failure.retryAfterMs ?? 0 : 0;
-    for (const each of jobs) core.wait(each, 'granting', `requesting an upload address failed: ${reasonOf(failure)}`, minDelay);
+    core.atomically(() => {
+      for (const each of jobs) core.wait(each, 'granting', `requesting an upload address failed: ${reasonOf(failure)}`, minDelay);
+    });
   }
 }

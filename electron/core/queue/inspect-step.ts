@@ -1,4 +1,8 @@
-/** found -> hashing -> validating -> granting (or rejected): one read of the file, hashed and checked. */
+/**
+ * found -> hashing -> granting (or rejected): one read of the file, hashed and checked. The checksum and the verdict
+ * are journaled in one write: nothing acts on a job between them, so a separate `validating` commit only cost a disk
+ * sync per file (journals of older versions may still hold `validating`; recovery reads such a job again).
+ */
 import { stat } from 'node:fs/promises';
 import { LIMITS } from '../../../shared';
 import type { FileTypeCode, RecordError } from '../../../shared';
@@ -7,6 +11,7 @@ import { checkCsv, type CsvVerdict } from './csv-check';
 import { fileTypeFromName, referenceDateOf } from './file-facts';
 import { describeError, errorCode, isBusy, isGone } from '../../lib/fs-errors';
 import type { Job } from './job-types';
+import type { JobPatch } from './journal';
 import type { QueueCore } from './queue-core';
 import { readOnce } from './read-once';
 
@@ -67,20 +72,19 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
     return void core.wait(job, 'found', 'the file keeps changing while it is read');
   }
 
-  job = core.write(job.id, { state: 'validating', md5: result.md5, size: result.before.size, mtimeMs: result.before.mtimeMs });
-  decide(core, job, result.csv, byName);
+  decide(core, job, result.csv, byName, { md5: result.md5, size: result.before.size, mtimeMs: result.before.mtimeMs });
 }
 
-function decide(core: QueueCore, job: Job, csv: CsvVerdict, byName: FileTypeCode | undefined): void {
+function decide(core: QueueCore, job: Job, csv: CsvVerdict, byName: FileTypeCode | undefined, read: JobPatch): void {
   if (!csv.ok) {
     const reason = byName === undefined && csv.unknownKind
       ? `the file type cannot be told: no file-name rule matches "${job.name}" and ${csv.reason}`
       : csv.reason;
-    return void core.reject(job, reason);
+    return void core.reject(job, reason, read);
   }
   const fileType = byName ?? fileTypeOfKind(csv.kind);
   const warnings: RecordError[] = csv.errors.slice(0, MAX_WARNINGS);
-  const facts = { fileType, referenceDate: referenceDateOf(job.name, job.foundDay), warnings, warningCount: csv.rejectedRows };
+  const facts = { ...read, fileType, referenceDate: referenceDateOf(job.name, job.foundDay), warnings, warningCount: csv.rejectedRows };
   if (csv.rejectedRows > 0 && core.settings().preflight === 'block') {
     return void core.reject(job, `${csv.rejectedRows} of ${csv.rows} rows have problems, and row problems block uploads (setting "preflight": "block")`, facts);
   }

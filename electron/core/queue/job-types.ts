@@ -4,6 +4,8 @@ import type { FileTypeCode, ImportCreated, RecordError, RecordKind } from '../..
 /**
  * States of a file job (decisions.md section 9). `waiting` means waiting to retry the step in `resumeState`.
  * uploaded, rejected and duplicate are outcomes; a job is finished once its outcome is archived (`archivedAt`).
+ * `validating` is no longer written (the checksum and the verdict are journaled together) but may be found in a
+ * journal of an older version.
  */
 export const JOB_STATES = [
   'found', 'hashing', 'validating', 'granting', 'uploading', 'uploaded', 'rejected', 'duplicate', 'waiting',

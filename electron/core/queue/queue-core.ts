@@ -20,8 +20,13 @@ export type QueueCore = {
   /** Aborted by stop(): in-flight PUTs end, and their state is left as journaled. */
   signal: AbortSignal;
   emit: <K extends keyof QueueEvents>(event: K, payload: QueueEvents[K]) => void;
-  /** Journals the change, then announces it. */
+  /** Journals the change, then announces it (inside atomically(): once everything is committed). */
   write(id: number, patch: JobPatch): Job;
+  /**
+   * Runs `fn`'s writes as one journal transaction (one disk sync for many jobs); their `job` events go out after the
+   * commit, and not at all when `fn` throws (nothing was written). Nested calls join the outer one.
+   */
+  atomically<T>(fn: () => T): T;
   /** A whole-file refusal: state rejected with the reason; the archive step moves it to rejected/. */
   reject(job: Job, reason: string, extra?: JobPatch): Job;
   /** The file is gone: rejected, and nothing to move. */
@@ -32,16 +37,33 @@ export type QueueCore = {
 };
 
 export function createCoreTransitions(
-  core: Omit<QueueCore, 'write' | 'reject' | 'disappeared' | 'wait' | 'progress'>,
+  core: Omit<QueueCore, 'write' | 'atomically' | 'reject' | 'disappeared' | 'wait' | 'progress'>,
 ): QueueCore {
+  let held: Job[] | undefined; // events of writes not yet committed
   const write = (id: number, patch: JobPatch): Job => {
     const job = core.journal.update(id, patch, core.now());
-    core.emit('job', job);
+    if (held) held.push(job);
+    else core.emit('job', job);
     return job;
+  };
+  const atomically = <T>(fn: () => T): T => {
+    if (held) return fn();
+    held = [];
+    let committed: Job[];
+    let result: T;
+    try {
+      result = core.journal.transaction(fn);
+      committed = held;
+    } finally {
+      held = undefined;
+    }
+    for (const job of committed) core.emit('job', job);
+    return result;
   };
   return {
     ...core,
     write,
+    atomically,
     reject: (job, reason, extra = {}) => {
       core.logger.warn(`${job.name}: rejected: ${reason}`);
       return write(job.id, { ...extra, state: 'rejected', lastError: reason, resumeState: null, nextAttemptAt: null });

@@ -1,6 +1,7 @@
 /**
- * The durable upload queue (decisions.md sections 4 and 9): watched files go found -> hashing -> validating ->
- * granting -> uploading -> uploaded/rejected/duplicate -> archived, every step journaled before it is acted on.
+ * The durable upload queue (decisions.md sections 4 and 9): watched files go found -> hashing -> granting ->
+ * uploading -> uploaded/rejected/duplicate -> archived, every step journaled before it is acted on. The steps look at
+ * the unfinished jobs through the journal's memory copy (journal.liveJobs), never by reading SQLite.
  */
 import type { RecordKind } from '../../../shared';
 import { LIMITS } from '../../../shared';
@@ -62,6 +63,7 @@ export type UploadQueue = {
   off: TypedEmitter<QueueEvents>['off'];
 };
 
+// 'validating' is no longer written, but a journal of an older version may hold it.
 const READ_STATES = new Set(['found', 'hashing', 'validating']);
 
 export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
