@@ -9,6 +9,7 @@ import type { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse';
 import type { CensusRecord, ReceiptRecord, RecordError, RecordKind } from '../../../shared';
 import { FILE_TYPES, detectDelimiter, fileTypeOfKind, headerProblems, kindOfHeader, normalizeHeader, recordErrors, recordSchemas, rowToRecord } from '../../../shared';
+import { createUtf8Check } from './utf8-check';
 
 export type CsvRecord = CensusRecord | ReceiptRecord;
 
@@ -112,7 +113,8 @@ function headerReason(kind: RecordKind | undefined, header: string[]): { reason?
 /** Reads CSV records from a stream of bytes; see the module comment. Never throws for bad content, only for a failing source or onRecord. */
 export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = {}): Promise<CsvReadResult> {
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const utf8 = createUtf8Check();
+  const headDecoder = new TextDecoder('utf-8'); // only the text before the parser starts, already checked by utf8
   let bytes = 0;
   let line = 0; // physical lines consumed by the records seen so far
   let header: string[] | undefined;
@@ -200,16 +202,11 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
       if (options.maxBytes !== undefined && bytes > options.maxBytes) {
         return failure(`the file is larger than ${options.maxBytes} bytes`);
       }
-      let text: string;
-      try {
-        text = decoder.decode(chunk, { stream: true });
-      } catch {
-        return failure(NOT_UTF8_REASON);
-      }
+      if (!utf8.push(chunk)) return failure(NOT_UTF8_REASON);
       if (enough) continue;
       if (!parser) {
         // The delimiter comes from the header line, so hold the bytes until it is complete.
-        headText += text;
+        headText += headDecoder.decode(chunk, { stream: true });
         held.push(chunk);
         if (headerLineOf(headText) === undefined && headText.length < HEAD_MAX_CHARS) continue;
         parser = startParser(headText);
@@ -225,13 +222,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
         parser = undefined;
       }
     }
-    if (!stopped()) {
-      try {
-        decoder.decode();
-      } catch {
-        return failure(NOT_UTF8_REASON);
-      }
-    }
+    if (!stopped() && !utf8.end()) return failure(NOT_UTF8_REASON);
     if (!stopped() && !enough) {
       parser ??= startParser(headText);
       for (const h of held) await write(parser, h);
