@@ -59,6 +59,7 @@ export const DEFAULT_MAX_ERRORS = 1000;
 /** A record longer than this is almost always a quote that is never closed; stop instead of buffering the file. */
 export const MAX_RECORD_CHARS = 1024 * 1024;
 const HEAD_MAX_CHARS = 64 * 1024;
+const HEADER_ONLY_SLICE = 16 * 1024;
 
 export const NOT_UTF8_REASON = 'the file is not UTF-8 text; export or save it as "CSV UTF-8"';
 
@@ -191,6 +192,11 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
       p.write(chunk, () => resolve());
     });
   const stopped = () => reason !== undefined || thrown !== undefined || parseError !== undefined;
+  // headerOnly: small slices, so parsing ends near the first data row instead of at the end of a 1 MB chunk.
+  const feed = async (p: NonNullable<typeof parser>, chunk: Buffer) => {
+    if (!options.headerOnly) return write(p, chunk);
+    for (let at = 0; at < chunk.length && !enough && !stopped(); at += HEADER_ONLY_SLICE) await write(p, chunk.subarray(at, at + HEADER_ONLY_SLICE));
+  };
   const failure = (why: string): CsvReadFailure => ({ ok: false, reason: why, ...(kind ? { kind } : {}), bytes });
 
   let headText = '';
@@ -210,10 +216,10 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
         held.push(chunk);
         if (headerLineOf(headText) === undefined && headText.length < HEAD_MAX_CHARS) continue;
         parser = startParser(headText);
-        for (const h of held) await write(parser, h);
+        for (const h of held) await feed(parser, h);
         held = [];
       } else {
-        await write(parser, chunk);
+        await feed(parser, chunk);
       }
       if (stopped()) break;
       if (enough) {
@@ -225,7 +231,7 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
     if (!stopped() && !utf8.end()) return failure(NOT_UTF8_REASON);
     if (!stopped() && !enough) {
       parser ??= startParser(headText);
-      for (const h of held) await write(parser, h);
+      for (const h of held) await feed(parser, h);
       const p = parser;
       await new Promise<void>((resolve) => {
         p.once('end', resolve);
