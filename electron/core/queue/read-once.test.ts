@@ -28,6 +28,18 @@ describe('readOnce', () => {
     expect(result.after?.size).toBe(data.length);
   });
 
+  it('hands the consumer chunks it may keep: the next read never overwrites them', async () => {
+    const data = Buffer.from(Array.from({ length: 300_000 }, (_, i) => `row ${i}\n`).join(''));
+    await writeFile(join(dir, 'f.csv'), data);
+    const result = await readOnce(join(dir, 'f.csv'), async (input) => {
+      const kept: Buffer[] = [];
+      for await (const chunk of input) kept.push(chunk as Buffer);
+      return Buffer.concat(kept);
+    });
+    expect(result.csv.equals(data)).toBe(true);
+    expect(result.md5).toBe(md5(data));
+  });
+
   it('still hashes the whole file when the consumer stops early', async () => {
     const data = Buffer.alloc(5 * 1024 * 1024, 'x');
     await writeFile(join(dir, 'f.csv'), data);

@@ -50,12 +50,21 @@ export async function readOnce<T>(
   consumed.catch(() => undefined);
   let bytes = 0;
   let before: Stats;
+  // The next read is always in flight while the current chunk is hashed and handed on: disk and hash overlap.
+  // Each read gets a fresh buffer, since the consumer may still hold the previous one.
+  const readChunk = () => handle.read(Buffer.allocUnsafe(CHUNK), 0, CHUNK, null);
+  let next: ReturnType<typeof readChunk> | undefined;
   try {
     before = await handle.stat();
-    const stream = handle.createReadStream({ highWaterMark: CHUNK, autoClose: false });
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    next = readChunk();
+    for (;;) {
+      const { bytesRead, buffer } = await next;
+      next = undefined;
+      if (bytesRead === 0) break;
+      next = readChunk();
+      const chunk = bytesRead < CHUNK ? buffer.subarray(0, bytesRead) : buffer;
       hash.update(chunk);
-      bytes += chunk.length;
+      bytes += bytesRead;
       onProgress?.(bytes, before.size);
       if (!consumerDone && !tee.write(chunk)) {
         await Promise.race([once(tee, 'drain').catch(() => undefined), consumed.then(() => undefined, () => undefined)]);
@@ -66,6 +75,8 @@ export async function readOnce<T>(
     tee.destroy();
     throw error;
   } finally {
+    // A read still in flight (an exception above) must finish before its handle closes.
+    await next?.catch(() => undefined);
     await handle.close();
   }
   const csv = await consumed;
