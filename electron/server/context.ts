@@ -1,6 +1,7 @@
 /** What every part of the local server is handed: the database, options, keys and the shared engines. */
 import type { Logger } from '../lib/logger';
 import type { Db } from './db/database';
+import type { GroupCommit } from './db/group-commit';
 import type { ServerOptions } from './options';
 import type { Processor } from './processing/processor';
 import type { DeliveryEngine } from './webhooks/delivery-engine';
@@ -23,4 +24,6 @@ export type ServerContext = {
   baseUrl(): string;
   processor: Processor;
   deliveries: DeliveryEngine;
+  /** Writes that must be committed before a request is answered, grouped across concurrent requests. */
+  writes: GroupCommit;
 };

@@ -9,6 +9,7 @@ import { createLogger } from '../lib/logger';
 import { listClients, setClientWebhook, upsertClient } from './auth/clients';
 import type { ServerContext } from './context';
 import { metaValue, openDatabase } from './db/database';
+import { createGroupCommit } from './db/group-commit';
 import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
@@ -83,6 +84,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     },
     baseUrl: () => baseUrl,
     deliveries,
+    writes: createGroupCommit(db),
     processor: createProcessor({
       db, logger: logger.child('processor'),
       handlers: { json: (row) => processJsonBatch(db, row), file: (row) => processUploadedFile(ctx, row) },

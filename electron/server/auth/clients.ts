@@ -2,6 +2,7 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../../../shared';
 import type { Db } from '../db/database';
+import { statement } from '../db/database';
 import type { ClientSpec } from '../options';
 
 export type StoredClient = { id: string; scopes: Scope[]; webhookUrl: string | null; webhookSecret: string | null };
@@ -22,28 +23,28 @@ const toClient = (row: ClientRow): StoredClient => ({
 /** Stores (or replaces) a client given at start. */
 export function upsertClient(db: Db, spec: ClientSpec): void {
   const salt = randomBytes(16).toString('hex');
-  db.prepare(
+  statement(db, 
     `INSERT INTO clients (id, secret_hash, salt, scopes, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT(id) DO UPDATE SET secret_hash = excluded.secret_hash, salt = excluded.salt, scopes = excluded.scopes`,
   ).run(spec.id, hash(spec.secret, salt), salt, JSON.stringify(spec.scopes), new Date().toISOString());
 }
 
 export function setClientWebhook(db: Db, clientId: string, url: string | null, secret: string | null): void {
-  db.prepare('UPDATE clients SET webhook_url = ?, webhook_secret = ? WHERE id = ?').run(url, secret, clientId);
+  statement(db, 'UPDATE clients SET webhook_url = ?, webhook_secret = ? WHERE id = ?').run(url, secret, clientId);
 }
 
 export function findClient(db: Db, id: string): StoredClient | undefined {
-  const row = db.prepare('SELECT * FROM clients WHERE id = ?').get(id) as ClientRow | undefined;
+  const row = statement(db, 'SELECT * FROM clients WHERE id = ?').get(id) as ClientRow | undefined;
   return row ? toClient(row) : undefined;
 }
 
 export function listClients(db: Db): StoredClient[] {
-  return (db.prepare('SELECT * FROM clients ORDER BY id').all() as ClientRow[]).map(toClient);
+  return (statement(db, 'SELECT * FROM clients ORDER BY id').all() as ClientRow[]).map(toClient);
 }
 
 /** The client when id and secret match; undefined otherwise (same work either way). */
 export function authenticateClient(db: Db, id: string, secret: string): StoredClient | undefined {
-  const row = db.prepare('SELECT * FROM clients WHERE id = ?').get(id) as ClientRow | undefined;
+  const row = statement(db, 'SELECT * FROM clients WHERE id = ?').get(id) as ClientRow | undefined;
   const against = row ?? DUMMY;
   const ok = timingSafeEqual(Buffer.from(hash(secret, against.salt), 'hex'), Buffer.from(against.secret_hash, 'hex'));
   return ok && row ? toClient(row) : undefined;

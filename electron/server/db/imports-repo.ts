@@ -34,16 +34,19 @@ export type ProcessOutcome =
   | { status: 'PROCESSED'; records: number; accepted: number; rejected: number; errors: RecordError[] }
   | { status: 'REJECTED'; reason: string; records?: number | null };
 
-export function finishImport(db: Db, id: string, outcome: ProcessOutcome): void {
+/** Records the outcome of an import and returns the row as it now stands. */
+export function finishImport(db: Db, row: ImportRow, outcome: ProcessOutcome): ImportRow {
   const at = new Date().toISOString();
   if (outcome.status === 'PROCESSED') {
-    statement(db, 
-      `UPDATE imports SET status = 'PROCESSED', records = ?, accepted = ?, rejected = ?, errors = ?, processed_at = ?, payload = NULL WHERE id = ?`,
-    ).run(outcome.records, outcome.accepted, outcome.rejected, JSON.stringify(outcome.errors.slice(0, MAX_KEPT_ERRORS)), at, id);
-  } else {
-    statement(db, `UPDATE imports SET status = 'REJECTED', records = ?, reason = ?, processed_at = ?, payload = NULL WHERE id = ?`)
-      .run(outcome.records ?? null, outcome.reason, at, id);
+    const errors = JSON.stringify(outcome.errors.slice(0, MAX_KEPT_ERRORS));
+    statement(db, `UPDATE imports SET status = 'PROCESSED', records = ?, accepted = ?, rejected = ?, errors = ?, processed_at = ?, payload = NULL WHERE id = ?`)
+      .run(outcome.records, outcome.accepted, outcome.rejected, errors, at, row.id);
+    return { ...row, status: 'PROCESSED', records: outcome.records, accepted: outcome.accepted, rejected: outcome.rejected, errors, processed_at: at, payload: null };
   }
+  const records = outcome.records ?? null;
+  statement(db, `UPDATE imports SET status = 'REJECTED', records = ?, reason = ?, processed_at = ?, payload = NULL WHERE id = ?`)
+    .run(records, outcome.reason, at, row.id);
+  return { ...row, status: 'REJECTED', records, reason: outcome.reason, processed_at: at, payload: null };
 }
 
 /** Imports a crash or stop left unfinished, oldest first. */

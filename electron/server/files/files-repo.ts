@@ -1,6 +1,7 @@
 /** The files table: one row per upload grant. GRANTED -> UPLOADED, or GRANTED -> SUPERSEDED by a newer grant. */
 import type { FileTypeCode } from '../../../shared';
 import type { Db } from '../db/database';
+import { statement } from '../db/database';
 
 export type FileStatus = 'GRANTED' | 'UPLOADED' | 'SUPERSEDED';
 
@@ -11,22 +12,22 @@ export type FileRow = {
 };
 
 export function getFile(db: Db, id: string): FileRow | undefined {
-  return db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow | undefined;
+  return statement(db, 'SELECT * FROM files WHERE id = ?').get(id) as FileRow | undefined;
 }
 
 /** The stored file of an uploaded import. */
 export function uploadedFileOfImport(db: Db, importId: string): FileRow | undefined {
-  return db.prepare(`SELECT * FROM files WHERE import_id = ? AND status = 'UPLOADED'`).get(importId) as FileRow | undefined;
+  return statement(db, `SELECT * FROM files WHERE import_id = ? AND status = 'UPLOADED'`).get(importId) as FileRow | undefined;
 }
 
 /** The client's files with this checksum (stored lower-case) that are uploaded or still granted. */
 export function liveFilesWithChecksum(db: Db, clientId: string, checksum: string): FileRow[] {
-  return db.prepare(`SELECT * FROM files WHERE client_id = ? AND checksum = ? AND status IN ('UPLOADED', 'GRANTED')`)
+  return statement(db, `SELECT * FROM files WHERE client_id = ? AND checksum = ? AND status IN ('UPLOADED', 'GRANTED')`)
     .all(clientId, checksum) as FileRow[];
 }
 
 export function insertFile(db: Db, row: Omit<FileRow, 'uploaded_at' | 'size' | 'path' | 'status' | 'created_at'>): void {
-  db.prepare(
+  statement(db, 
     `INSERT INTO files (id, client_id, import_id, file_name, file_type, checksum, reference_date, status, expires_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'GRANTED', ?, ?)`,
   ).run(row.id, row.client_id, row.import_id, row.file_name, row.file_type, row.checksum, row.reference_date, row.expires_at, new Date().toISOString());
@@ -37,18 +38,18 @@ export function insertFile(db: Db, row: Omit<FileRow, 'uploaded_at' | 'size' | '
  * got a file, is deleted so that import listings show only the grant that can still be used.
  */
 export function supersedeGrant(db: Db, file: FileRow): void {
-  db.prepare(`UPDATE files SET status = 'SUPERSEDED' WHERE id = ? AND status = 'GRANTED'`).run(file.id);
-  db.prepare(`DELETE FROM imports WHERE id = ? AND status = 'AWAITING_UPLOAD'`).run(file.import_id);
+  statement(db, `UPDATE files SET status = 'SUPERSEDED' WHERE id = ? AND status = 'GRANTED'`).run(file.id);
+  statement(db, `DELETE FROM imports WHERE id = ? AND status = 'AWAITING_UPLOAD'`).run(file.import_id);
 }
 
 /** Marks a grant used: the file is stored at `path` and its import queued. False when it was no longer GRANTED. */
 export function markUploaded(db: Db, file: FileRow, size: number, path: string): boolean {
   return db.transaction(() => {
-    const changed = db.prepare(
+    const changed = statement(db, 
       `UPDATE files SET status = 'UPLOADED', size = ?, path = ?, uploaded_at = ? WHERE id = ? AND status = 'GRANTED'`,
     ).run(size, path, new Date().toISOString(), file.id).changes;
     if (changed !== 1) return false;
-    db.prepare(`UPDATE imports SET status = 'QUEUED' WHERE id = ? AND status = 'AWAITING_UPLOAD'`).run(file.import_id);
+    statement(db, `UPDATE imports SET status = 'QUEUED' WHERE id = ? AND status = 'AWAITING_UPLOAD'`).run(file.import_id);
     return true;
   })();
 }

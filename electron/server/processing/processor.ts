@@ -45,11 +45,6 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     return row && (row.status === 'QUEUED' || row.status === 'PROCESSING') ? row : undefined;
   };
 
-  const finish = (id: string, outcome: ProcessOutcome) => {
-    finishImport(db, id, outcome);
-    return getImport(db, id);
-  };
-
   /** Processes JSON batches at the head of the queue in one transaction; returns the finished rows. */
   const processJsonGroup = db.transaction((rows: ImportRow[]) =>
     rows.map((row) => {
@@ -60,7 +55,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
         logger.error(`import ${row.id} failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
         outcome = { status: 'REJECTED', reason: INTERNAL };
       }
-      return finish(row.id, outcome);
+      return finishImport(db, row, outcome);
     }),
   );
 
@@ -74,7 +69,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
       outcome = { status: 'REJECTED', reason: INTERNAL };
     }
     if (stopped) return undefined; // left PROCESSING: the next start resumes it
-    return finish(row.id, outcome);
+    return finishImport(db, { ...row, status: 'PROCESSING' }, outcome);
   }
 
   const take = () => {
@@ -92,7 +87,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
         if (row?.source === 'json') json.push(row);
         else if (row) file = row;
       }
-      const finished = json.length ? processJsonGroup(json) : [];
+      const finished: (ImportRow | undefined)[] = json.length ? processJsonGroup(json) : [];
       if (file) finished.push(await processFile(file));
       for (const row of finished) if (row) deps.onFinished(row);
     }

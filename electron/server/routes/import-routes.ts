@@ -48,10 +48,10 @@ export function importRoutes(ctx: ServerContext) {
           if (violations.length) throw new HttpError(422, violations);
 
           const id = randomUUID();
-          const receivedAt = insertImport(ctx.db, {
-            id, client_id: request.clientId as string, kind, source: 'json', status: 'QUEUED',
-            records: records.length, payload: JSON.stringify(records),
-          });
+          const payload = JSON.stringify(records);
+          const receivedAt = await ctx.writes.run(() => insertImport(ctx.db, {
+            id, client_id: request.clientId as string, kind, source: 'json', status: 'QUEUED', records: records.length, payload,
+          }));
           ctx.processor.schedule(id);
           const body: ImportCreated = { id, status: 'QUEUED', records: records.length, receivedAt };
           return reply.code(201).header('Location', `/local/v1/imports/${id}`).send(body);

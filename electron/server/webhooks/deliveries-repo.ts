@@ -2,6 +2,7 @@
 import type { DeliveriesQuery, DeliveryAttempt, WebhookEvent } from '../../../shared';
 import { DELIVERY_STATUS, toZonelessUtc } from '../../../shared';
 import type { Db } from '../db/database';
+import { statement } from '../db/database';
 
 /**
  * `active`: attempts remain (next_attempt_at NULL while the automatic attempt is in flight);
@@ -52,31 +53,31 @@ export function listDeliveries(db: Db, clientId: string, query: DeliveriesQuery)
     where.push('d.attempt_count <= ?');
     params.push(query.maxRetries);
   }
-  const rows = db.prepare(`${SELECT_WITH_EVENT} WHERE ${where.join(' AND ')} ORDER BY d.id DESC LIMIT ?`)
+  const rows = statement(db, `${SELECT_WITH_EVENT} WHERE ${where.join(' AND ')} ORDER BY d.id DESC LIMIT ?`)
     .all(...params, query.limit) as DeliveryWithEvent[];
   return rows.map(toDeliveryAttempt);
 }
 
 /** One attempt of the client's; undefined for an unknown id or another client's. */
 export function findDelivery(db: Db, clientId: string, id: number): DeliveryAttempt | undefined {
-  const row = db.prepare(`${SELECT_WITH_EVENT} WHERE d.id = ? AND d.client_id = ?`).get(id, clientId) as DeliveryWithEvent | undefined;
+  const row = statement(db, `${SELECT_WITH_EVENT} WHERE d.id = ? AND d.client_id = ?`).get(id, clientId) as DeliveryWithEvent | undefined;
   return row ? toDeliveryAttempt(row) : undefined;
 }
 
 export function getDeliveryRow(db: Db, id: number): DeliveryRow | undefined {
-  return db.prepare('SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
+  return statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
 }
 
 export function getEvent(db: Db, id: string): EventRow | undefined {
-  return db.prepare('SELECT * FROM events WHERE id = ?').get(id) as EventRow | undefined;
+  return statement(db, 'SELECT * FROM events WHERE id = ?').get(id) as EventRow | undefined;
 }
 
 export function activeEvents(db: Db): EventRow[] {
-  return db.prepare(`SELECT * FROM events WHERE state = 'active' ORDER BY created_at, rowid`).all() as EventRow[];
+  return statement(db, `SELECT * FROM events WHERE state = 'active' ORDER BY created_at, rowid`).all() as EventRow[];
 }
 
 export function insertEvent(db: Db, event: WebhookEvent, clientId: string, dueAt: number): void {
-  db.prepare(
+  statement(db, 
     `INSERT INTO events (id, client_id, type, payload, created_at, state, retries_done, next_attempt_at)
      VALUES (?, ?, ?, ?, ?, 'active', 0, ?)`,
   ).run(event.id, clientId, event.type, JSON.stringify(event), event.createdAt, dueAt);
@@ -86,7 +87,7 @@ export function insertEvent(db: Db, event: WebhookEvent, clientId: string, dueAt
 export function insertPendingAttempt(
   db: Db, row: Pick<DeliveryRow, 'event_id' | 'client_id' | 'type' | 'attempt_count' | 'url'>, at: Date,
 ): number {
-  const result = db.prepare(
+  const result = statement(db, 
     `INSERT INTO deliveries (event_id, client_id, type, status, http_status, duration_ms, attempt_count, url, created_at)
      VALUES (?, ?, ?, ?, NULL, 0, ?, ?, ?)`,
   ).run(row.event_id, row.client_id, row.type, DELIVERY_STATUS.PENDING, row.attempt_count, row.url, at.toISOString());
@@ -94,16 +95,16 @@ export function insertPendingAttempt(
 }
 
 export function closeAttempt(db: Db, id: number, outcome: { success: boolean; httpStatus: number | null; durationMs: number }): void {
-  db.prepare('UPDATE deliveries SET status = ?, http_status = ?, duration_ms = ? WHERE id = ?').run(
+  statement(db, 'UPDATE deliveries SET status = ?, http_status = ?, duration_ms = ? WHERE id = ?').run(
     outcome.success ? DELIVERY_STATUS.SUCCESS : DELIVERY_STATUS.FAILED, outcome.httpStatus, outcome.durationMs, id,
   );
 }
 
 /** Closes as FAILED every PENDING attempt except those still in flight in this process (left by a crash). */
 export function closeOrphanedAttempts(db: Db, inFlight: number[]): number {
-  const all = db.prepare('SELECT id FROM deliveries WHERE status = ?').all(DELIVERY_STATUS.PENDING) as { id: number }[];
+  const all = statement(db, 'SELECT id FROM deliveries WHERE status = ?').all(DELIVERY_STATUS.PENDING) as { id: number }[];
   const orphans = all.map((r) => r.id).filter((id) => !inFlight.includes(id));
-  const close = db.prepare('UPDATE deliveries SET status = ?, http_status = NULL WHERE id = ?');
+  const close = statement(db, 'UPDATE deliveries SET status = ?, http_status = NULL WHERE id = ?');
   for (const id of orphans) close.run(DELIVERY_STATUS.FAILED, id);
   return orphans.length;
 }
@@ -111,6 +112,6 @@ export function closeOrphanedAttempts(db: Db, inFlight: number[]): number {
 export function updateEventSchedule(
   db: Db, id: string, fields: { state: EventState; retriesDone: number; nextAttemptAt: number | null },
 ): void {
-  db.prepare('UPDATE events SET state = ?, retries_done = ?, next_attempt_at = ? WHERE id = ?')
+  statement(db, 'UPDATE events SET state = ?, retries_done = ?, next_attempt_at = ? WHERE id = ?')
     .run(fields.state, fields.retriesDone, fields.nextAttemptAt, id);
 }

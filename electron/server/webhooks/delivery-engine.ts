@@ -9,6 +9,7 @@ import { DELIVERY_TYPE, LIMITS, webhookEventSchema } from '../../../shared';
 import type { Logger } from '../../lib/logger';
 import { findClient } from '../auth/clients';
 import type { Db } from '../db/database';
+import { statement } from '../db/database';
 import type { EventRow } from './deliveries-repo';
 import {
   activeEvents, closeAttempt, closeOrphanedAttempts, findDelivery, getDeliveryRow, getEvent, insertEvent,
@@ -162,7 +163,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   }
 
   function hasAttempts(eventId: string): boolean {
-    return db.prepare('SELECT 1 FROM deliveries WHERE event_id = ? LIMIT 1').get(eventId) !== undefined;
+    return statement(db, 'SELECT 1 FROM deliveries WHERE event_id = ? LIMIT 1').get(eventId) !== undefined;
   }
 
   return {
