@@ -65,18 +65,19 @@ async function main(): Promise<void> {
       records.push(r);
     }
     records.pop();
-    const batch = JSON.stringify(records);
-    const parseMs = median(await Promise.all(Array.from({ length: 9 }, async () => (await timed(() => JSON.parse(batch) as unknown)).ms)));
+    // Baseline and ours alternate, so both run under the same heap and machine conditions.
+    const parseMs: number[] = [];
     const postMs: number[] = [];
     for (let i = 0; i < 9; i++) {
       const body = JSON.stringify(records.map((r) => ({ ...r, employeeRegistration: `${r.employeeRegistration}-${i}` })));
+      parseMs.push((await timed(() => JSON.parse(body) as unknown)).ms);
       const { ms, value } = await timed(() => fetch(`${server.url}/law/api/v1/census`, { method: 'POST', headers: { ...json, authorization: `Bearer ${bearer}` }, body }));
       if (value.status !== 201) throw new Error(`5 MB batch: ${value.status} ${await value.text()}`);
       postMs.push(ms);
       await server.ctx.processor.idle();
     }
     const postMedian = median(postMs);
-    figures.push({ name: `5 MB census batch (${records.length} records), median ms to 201`, ours: postMedian.toFixed(1), baseline: `${parseMs.toFixed(1)} (JSON.parse)`, ratio: postMedian / parseMs, target: '<= 4', pass: postMedian / parseMs <= 4 });
+    figures.push({ name: `5 MB census batch (${records.length} records), median ms to 201`, ours: postMedian.toFixed(1), baseline: `${median(parseMs).toFixed(1)} (JSON.parse)`, ratio: postMedian / median(parseMs), target: '<= 4', pass: postMedian / median(parseMs) <= 4 });
 
     // 3. A 100 MB upload PUT vs curl -T of the same file to a bare streaming sink.
     const file = join(dir, 'census-100mb.csv');

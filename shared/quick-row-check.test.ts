@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowToRecord } from './csv-template';
 import { CSV_COLUMNS, REQUIRED_COLUMNS } from './files.schema';
-import { quickRowCheck } from './quick-row-check';
+import { quickRecordCheck, quickRowCheck } from './quick-row-check';
 import type { RecordKind } from './records.schema';
 import { recordSchemas } from './records.schema';
 
@@ -56,6 +56,50 @@ describe('quick row check', () => {
         { numRuns: 20_000 },
       );
       // Both sides of the property were exercised many times.
+      expect(accepted).toBeGreaterThan(2_000);
+      expect(refused).toBeGreaterThan(2_000);
+    });
+  }
+});
+
+const JSON_TRICKY: unknown[] = [null, undefined, '', ' ', 'x'.repeat(101), ' x ', 0, -1, 1.005, 12.5, 367, 169, true, 'true', '12', [], {}, Number.NaN,
+  '2026-02-30', ' 2026-01-05', 'active', 'WEEKLY ', '123456789'];
+const JSON_VALID: Record<string, unknown[]> = {
+  lastName: ['Doe', ' Doe ', 'x'.repeat(100)], firstName: ['Jane'], employeeRegistration: ['E-1', ' E2 ', 'x'.repeat(30)], hireDate: ['2026-01-05'],
+  employeeStatus: ['ACTIVE', 'TERMINATED'], eligibleForBenefits: [true, false, null], payCycle: ['MONTHLY', null], periodsPerYear: [12, 366, null],
+  grossAnnualSalary: [52000.5, 0, 0.29], salaryPerPeriod: [2000], standardHours: [40, 168, 37.5], hourlyRate: [25.25], timeType: ['PART_TIME'],
+  payrollGroup: ['G1'], payrollArea: ['North'], personnelSubArea: ['Plant 1'], ssn: ['123-45-6789'], paymentDate: ['2026-03-31'], amount: [150, 0.01],
+};
+
+function recordFor(kind: RecordKind) {
+  return fc.tuple(fc.subarray([...CSV_COLUMNS[kind]]), fc.constantFrom(true, true, true, false), fc.constantFrom(false, false, false, false, false, true))
+    .chain(([present, withAllRequired, withUnknown]) => {
+    const names = [...(withAllRequired ? new Set([...REQUIRED_COLUMNS[kind], ...present]) : present), ...(withUnknown ? ['unknownField'] : [])];
+    return fc.record(Object.fromEntries(names.map((name) => [name,
+      fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...(JSON_VALID[name] ?? ['x'])) }, { weight: 1, arbitrary: fc.constantFrom(...JSON_TRICKY) }, { weight: 1, arbitrary: fc.anything({ maxDepth: 0 }) })])));
+  });
+}
+
+describe('quick JSON record check', () => {
+  for (const kind of ['census', 'receipt'] as const) {
+    it(`never accepts a ${kind} record that zod refuses, and returns exactly zod's record`, () => {
+      let accepted = 0;
+      let refused = 0;
+      const quick = quickRecordCheck(kind);
+      fc.assert(
+        fc.property(recordFor(kind), (value) => {
+          const mine = quick(value);
+          const zod = recordSchemas[kind].safeParse(value);
+          if (mine === undefined) {
+            if (!zod.success) refused++;
+            return;
+          }
+          accepted++;
+          expect(zod.success, JSON.stringify(value)).toBe(true);
+          expect(mine).toEqual(zod.data);
+        }),
+        { numRuns: 20_000 },
+      );
       expect(accepted).toBeGreaterThan(2_000);
       expect(refused).toBeGreaterThan(2_000);
     });

@@ -91,3 +91,72 @@ export function quickRowCheck(kind: RecordKind, header: readonly string[]): (cel
     return record;
   };
 }
+
+/** Returned by a value check when zod might refuse the value; no object is allocated per checked field. */
+const UNSURE: unique symbol = Symbol('unsure');
+type Value = (v: unknown) => unknown;
+
+const jsonText = (max: number): Value => (v) => {
+  if (typeof v !== 'string') return UNSURE;
+  const value = v.trim();
+  return value.length >= 1 && value.length <= max ? value : UNSURE;
+};
+const jsonString = (check: (s: string) => boolean): Value => (v) => (typeof v === 'string' && check(v) ? v : UNSURE);
+const jsonNumber = (check: (n: number) => boolean): Value => (v) => (typeof v === 'number' && Number.isFinite(v) && check(v) ? v : UNSURE);
+const jsonMoney = jsonNumber((n) => n >= 0 && hasAtMostTwoDecimals(n));
+const inSet = (values: readonly string[]) => {
+  const set = new Set(values);
+  return jsonString((s) => set.has(s));
+};
+
+const VALUES: Record<RecordKind, Record<string, { check: Value; required: boolean }>> = {
+  census: {
+    lastName: { check: jsonText(S), required: true },
+    firstName: { check: jsonText(S), required: true },
+    employeeRegistration: { check: jsonText(LIMITS.employeeRegistrationMax), required: true },
+    hireDate: { check: jsonString(isRealDate), required: true },
+    employeeStatus: { check: inSet(EMPLOYEE_STATUSES), required: true },
+    eligibleForBenefits: { check: (v) => (typeof v === 'boolean' ? v : UNSURE), required: false },
+    payCycle: { check: inSet(PAY_CYCLES), required: false },
+    periodsPerYear: { check: jsonNumber((n) => Number.isInteger(n) && n >= 1 && n <= 366), required: false },
+    grossAnnualSalary: { check: jsonMoney, required: false },
+    salaryPerPeriod: { check: jsonMoney, required: false },
+    standardHours: { check: jsonNumber((n) => n >= 0 && n <= 168), required: false },
+    hourlyRate: { check: jsonMoney, required: false },
+    timeType: { check: inSet(TIME_TYPES), required: false },
+    payrollGroup: { check: jsonText(S), required: false },
+    payrollArea: { check: jsonText(S), required: false },
+    personnelSubArea: { check: jsonText(S), required: false },
+  },
+  receipt: {
+    lastName: { check: jsonText(S), required: true },
+    firstName: { check: jsonText(S), required: true },
+    ssn: { check: jsonString((s) => SSN_RE.test(s)), required: true },
+    employeeRegistration: { check: jsonText(LIMITS.employeeRegistrationMax), required: true },
+    paymentDate: { check: jsonString(isRealDate), required: true },
+    amount: { check: jsonNumber((n) => n > 0 && hasAtMostTwoDecimals(n)), required: true },
+  },
+};
+
+/** The same fast path for a JSON record (direct imports): the record zod would return, or undefined when unsure. */
+export function quickRecordCheck(kind: RecordKind): (value: unknown) => Record<string, unknown> | undefined {
+  const fields = VALUES[kind];
+  const requiredCount = Object.values(fields).filter((f) => f.required).length;
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+    const input = value as Record<string, unknown>;
+    const record: Record<string, unknown> = {};
+    let required = 0;
+    for (const name in input) {
+      const field = fields[name];
+      if (!field || !Object.hasOwn(input, name)) return undefined;
+      const v = input[name];
+      if (v === null || v === undefined) continue;
+      const checked = field.check(v);
+      if (checked === UNSURE) return undefined;
+      record[name] = checked;
+      if (field.required) required++;
+    }
+    return required === requiredCount ? record : undefined;
+  };
+}
