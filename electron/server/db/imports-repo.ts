@@ -1,4 +1,5 @@
 /** Imports (JSON batches and uploaded files) and their lifecycle in the database. */
+import { deflateSync, inflateSync } from 'node:zlib';
 import type { ImportResult, ImportStatus, RecordError, RecordKind } from '../../../shared';
 import type { Db } from './database';
 import { statement } from './database';
@@ -6,20 +7,35 @@ import { statement } from './database';
 export type ImportRow = {
   id: string; client_id: string; kind: RecordKind; source: 'json' | 'file'; file_name: string | null;
   status: ImportStatus; records: number | null; accepted: number; rejected: number; errors: string;
-  reason: string | null; payload: string | null; received_at: string; processed_at: string | null;
+  reason: string | null; payload: string | Buffer | null; received_at: string; processed_at: string | null;
 };
 
 /** Errors kept per import; the counts always cover every record. */
 export const MAX_KEPT_ERRORS = 1000;
 
+/** Payloads above this are stored deflated; below it deflating costs more than writing. */
+const DEFLATE_ABOVE = 16 * 1024;
+
+/**
+ * Records a new import. A large JSON batch's records are kept (until processed) as deflated JSON: writing 5 MB
+ * of text cost ~35 ms of the batch's answer, writing its compressed form ~1 ms after ~6 ms of deflate.
+ */
 export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | 'kind' | 'source' | 'status'> &
-  Partial<Pick<ImportRow, 'file_name' | 'records' | 'payload'>>): string {
+  Partial<Pick<ImportRow, 'file_name' | 'records'>> & { payload?: string }): string {
   const receivedAt = new Date().toISOString();
   statement(db, 
     `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, payload, received_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(row.id, row.client_id, row.kind, row.source, row.file_name ?? null, row.status, row.records ?? null, row.payload ?? null, receivedAt);
+  ).run(row.id, row.client_id, row.kind, row.source, row.file_name ?? null, row.status, row.records ?? null,
+    row.payload === undefined ? null : row.payload.length > DEFLATE_ABOVE ? deflateSync(row.payload, { level: 1 }) : row.payload, receivedAt);
   return receivedAt;
+}
+
+/** The records of a JSON batch as they were accepted. */
+export function importRecords(row: ImportRow): unknown[] {
+  if (row.payload === null) return [];
+  // SQLite hands TEXT back as a string and BLOB as a Buffer: the stored form tells itself.
+  return JSON.parse(typeof row.payload === 'string' ? row.payload : inflateSync(row.payload).toString('utf8')) as unknown[];
 }
 
 export function getImport(db: Db, id: string): ImportRow | undefined {

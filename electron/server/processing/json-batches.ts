@@ -3,6 +3,7 @@ import type { RecordError } from '../../../shared';
 import type { Db } from '../db/database';
 import { statement } from '../db/database';
 import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
+import { importRecords } from '../db/imports-repo';
 
 type Registration = { employeeRegistration: string };
 
@@ -22,7 +23,7 @@ export const unknownEmployeeMessage = (registration: string) =>
   `employeeRegistration ${registration} is not known from any census import; send the employee's census record first`;
 
 export function processJsonBatch(db: Db, row: ImportRow): ProcessOutcome {
-  const records = JSON.parse(row.payload ?? '[]') as Registration[];
+  const records = importRecords(row) as Registration[];
   if (row.kind === 'census') {
     rememberRegistrations(db, row.client_id, records.map((r) => r.employeeRegistration));
     return { status: 'PROCESSED', records: records.length, accepted: records.length, rejected: 0, errors: [] };

@@ -39,6 +39,17 @@ describe('census and receipt imports', () => {
     expect(result).toMatchObject({ status: 'PROCESSED', acceptedRecords: 2, rejectedRecords: 0, kind: 'census', source: 'json' });
   });
 
+  it('processes a large batch (kept compressed until processed) in full', async () => {
+    const records = Array.from({ length: 300 }, (_, i) => person(`BIG-${i}`, { personnelSubArea: `Sub area ${i}` }));
+    expect(JSON.stringify(records).length).toBeGreaterThan(16 * 1024);
+    const res = await post('census', records);
+    expect(res.status).toBe(201);
+    const result = await processed(importCreatedSchema.parse(res.body).id);
+    expect(result).toMatchObject({ status: 'PROCESSED', acceptedRecords: 300, rejectedRecords: 0 });
+    const receipts = await post('receipt', [receipt('BIG-299')]);
+    expect(await processed(importCreatedSchema.parse(receipts.body).id)).toMatchObject({ acceptedRecords: 1, rejectedRecords: 0 });
+  });
+
   it('rejects receipts of employees no census import carried, record by record', async () => {
     await post('census', [person('R-KNOWN')]);
     const res = await post('receipt', [receipt('R-KNOWN'), receipt('R-UNKNOWN')]);
