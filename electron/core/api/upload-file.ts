@@ -51,7 +51,7 @@ export async function uploadFile(
       url,
       headers: { 'content-type': 'text/csv', 'content-length': String(size) },
       // The range stops at `size` even if the file grew meanwhile; a shrunk file trips the length check.
-      body: size > 0 ? () => createReadStream(filePath, { start: 0, end: size - 1 }) : Buffer.alloc(0),
+      body: size > 0 ? () => createReadStream(filePath, { start: 0, end: size - 1, highWaterMark: 1024 * 1024 }) : Buffer.alloc(0),
       timeout: { ms: idleTimeoutMs, kind: 'idle' },
       maxResponseBytes: MAX_UPLOAD_ANSWER_BYTES,
       ...(opts.signal ? { signal: opts.signal } : {}),
