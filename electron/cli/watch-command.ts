@@ -16,7 +16,12 @@ export const WATCH_USAGE = `Usage: payroll-uploader watch <folder> [--env local|
   --env local   starts the embedded local server itself (unless --base-url is given)
   --once        handles the files there now, waits for their uploads, and exits
                 (exit code 1 when any file failed: for scheduled tasks)
+  --max-wait S  with --once: how long to wait for a file still being written (default 600 s);
+                a file still changing then stays in place for the next run (exit code 1)
   --json        one JSON line per event on standard output`;
+
+/** How long `--once` waits, by default, for a file to stop changing. */
+const DEFAULT_MAX_WAIT_S = 600;
 
 /** The candidate files in the folder right now. */
 async function candidates(folder: string): Promise<Set<string>> {
@@ -30,10 +35,13 @@ async function candidates(folder: string): Promise<Set<string>> {
 export async function watchCommand(args: string[]): Promise<number> {
   const { values, positionals } = usageErrors(() => parseArgs({
     args, allowPositionals: true, strict: true,
-    options: { env: { type: 'string' }, 'base-url': { type: 'string' }, once: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: { env: { type: 'string' }, 'base-url': { type: 'string' }, once: { type: 'boolean' }, json: { type: 'boolean' }, 'max-wait': { type: 'string' } },
   }));
   if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give exactly one folder' : 'which folder? payroll-uploader watch <folder>');
   const folder = resolve(positionals[0]!);
+  const maxWait = values['max-wait'] ?? String(DEFAULT_MAX_WAIT_S);
+  if (!/^\d+$/.test(maxWait) || Number(maxWait) < 1) throw new UsageError(`--max-wait must be a whole number of seconds, not "${maxWait}"`);
+  if (values['max-wait'] !== undefined && !values.once) throw new UsageError('--max-wait goes with --once');
   const info = await stat(folder).catch(() => undefined);
   if (values.once && !info?.isDirectory()) throw new Error(`${folder} is not a folder`);
 
@@ -59,17 +67,20 @@ export async function watchCommand(args: string[]): Promise<number> {
     const pending = await candidates(folder);
     const watcher = await app.watch(folder);
     watcher.on('stable', (file) => pending.delete(file.path));
-    while (pending.size > 0) {
+    // A scheduled run must end: a file still changing after this long is left for the next run.
+    const deadline = Date.now() + Number(maxWait) * 1000;
+    while (pending.size > 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       for (const path of pending) if (!(await stat(path).catch(() => undefined))) pending.delete(path);
     }
     await app.stopWatching();
     await app.idle();
     const failures = app.failures();
+    for (const path of pending) process.stderr.write(`not taken: ${path} was still changing after ${maxWait} s; it stays in place for the next run\n`);
     if (!values.json) {
       for (const job of failures) process.stderr.write(`failed: ${job.name}: ${job.lastError ?? job.state}\n`);
     }
-    return failures.length > 0 ? EXIT.failure : EXIT.ok;
+    return failures.length > 0 || pending.size > 0 ? EXIT.failure : EXIT.ok;
   } finally {
     detach();
     await session.close();

@@ -122,6 +122,23 @@ describe('payroll-uploader watch, send and deliveries', () => {
     }
   });
 
+  it('watch --once does not wait forever for a file that keeps changing: it leaves it in place and exits 1', async () => {
+    await freshEnv();
+    const dir = await folder();
+    const path = join(dir, 'census-growing.csv');
+    await writeFile(path, `${censusCsv('growing', 1)}`);
+    let i = 0;
+    const writer = setInterval(() => void writeFile(path, censusCsv('growing', 2 + (i++ % 50))), 200);
+    try {
+      const res = await runCli(['watch', dir, '--base-url', server.url, '--once', '--max-wait', '3'], env);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('not taken');
+    } finally {
+      clearInterval(writer);
+    }
+    expect(await listFiles(dir)).toEqual(['census-growing.csv']);
+  });
+
   it('after a kill -9 in the middle of a 50 MB upload, a restart uploads it exactly once and archives it', async () => {
     await freshEnv();
     const dir = await folder();
