@@ -1,4 +1,4 @@
-/** The error body every error response uses (spec "Error body", decisions.md section 7). */
+/** The error body every error response uses (spec "Error body", docs/service-decisions.md §7). */
 import { z } from 'zod';
 
 export const OAUTH_ERRORS = ['invalid_client', 'unsupported_grant_type', 'invalid_request'] as const;
@@ -21,11 +21,14 @@ export const STATUS_TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Error',
   503: 'Service Unavailable',
 };

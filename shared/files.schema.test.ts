@@ -15,7 +15,7 @@ describe('handshake metadata', () => {
     expect(messages([item({ fileName: 'CENSUS.CSV', checksum: 'D41D8CD98F00B204E9800998ECF8427E' })])).toEqual([]);
   });
 
-  it.each([
+  it.each<[Record<string, unknown>, string]>([
     [{ fileType: '3' }, '[0].fileType: must be one of the file type codes "1" (Census), "2" (Receipt)'],
     [{ fileType: 1 }, '[0].fileType: must be a string'],
     [{ fileType: undefined }, '[0].fileType: is required'],
@@ -27,6 +27,10 @@ describe('handshake metadata', () => {
     [{ fileName: 'census.txt' }, '[0].fileName: must end in .csv'],
     [{ fileName: `${'x'.repeat(252)}.csv` }, '[0].fileName: must be at most 255 characters'],
     [{ extra: 1 }, '[0]: unknown field(s): extra'],
+    ...['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'].map((fileType) =>
+      [{ fileType }, '[0].fileType: must be one of the file type codes "1" (Census), "2" (Receipt)'] as [Record<string, unknown>, string]),
+    ...['a\nb.csv', 'a\rb.csv', 'a\tb.csv', 'a\u0000.csv', 'a\u007f.csv', 'a\u0085.csv', 'inv\u202Evsc.csv', 'a\u2066b\u2069.csv', 'a\u2028b.csv', 'a\u200fb.csv']
+      .map((fileName) => [{ fileName }, '[0].fileName: must not hold control characters, line breaks or bidirectional marks'] as [Record<string, unknown>, string]),
   ])('refuses %j, naming the item and field', (over, message) => {
     expect(messages([item(over)])).toEqual([message]);
   });

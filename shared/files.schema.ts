@@ -1,4 +1,4 @@
-/** The file handshake: file types, CSV templates, metadata and grants (decisions.md sections 2 and 4). */
+/** The file handshake: file types, CSV templates, metadata and grants (docs/service-decisions.md §2 and §4). */
 import { z } from 'zod';
 import { isReferenceDate } from './dates';
 import { LIMITS } from './limits';
@@ -33,12 +33,19 @@ export const REQUIRED_COLUMNS = {
 } as const satisfies Record<RecordKind, readonly string[]>;
 
 const MD5_RE = /^[0-9a-fA-F]{32}$/;
+/**
+ * Characters a file name must not hold: control characters (line breaks and tabs among them) and the Unicode
+ * marks that reorder or hide text (bidirectional overrides and isolates, line and paragraph separators), which
+ * would forge log lines or make `invoice.csv` look like another name on screen.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+export const UNSAFE_FILE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 const str = () => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') });
 
 export const fileMetadataSchema = z.strictObject(
   {
-    fileType: str().refine((v) => v in FILE_TYPES, {
+    fileType: str().refine((v) => Object.hasOwn(FILE_TYPES, v), {
       error: `must be one of the file type codes ${FILE_TYPE_CODES.map((c) => `"${c}" (${FILE_TYPES[c].name})`).join(', ')}`,
     }),
     referenceDate: str().refine(isReferenceDate, 'must be a real date written YYYY-MM-DDT00:00:00Z'),
@@ -47,6 +54,7 @@ export const fileMetadataSchema = z.strictObject(
       .max(LIMITS.fileNameMax, `must be at most ${LIMITS.fileNameMax} characters`)
       .refine((v) => /\.csv$/i.test(v), 'must end in .csv')
       .refine((v) => !/[\\/]/.test(v) && !v.includes('..'), 'must be a plain file name without path separators or ..')
+      .refine((v) => !UNSAFE_FILE_NAME_CHARS.test(v), 'must not hold control characters, line breaks or bidirectional marks')
       .refine((v) => v.length > 4, 'must have a name before .csv'),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'must be an object') },

@@ -8,7 +8,7 @@ import { cellValue } from './csv-template';
 import { isRealDate } from './dates';
 import { LIMITS } from './limits';
 import type { RecordKind } from './records.schema';
-import { EMPLOYEE_STATUSES, PAY_CYCLES, TIME_TYPES, hasAtMostTwoDecimals } from './records.schema';
+import { EMPLOYEE_STATUSES, PAY_CYCLES, TIME_TYPES, isMoney } from './records.schema';
 
 const SSN_RE = /^\d{3}-\d{2}-\d{4}$/;
 const S = LIMITS.stringMax;
@@ -24,7 +24,11 @@ const jsonText = (max: number): Value => (v) => {
 };
 const jsonString = (check: (s: string) => boolean): Value => (v) => (typeof v === 'string' && check(v) ? v : UNSURE);
 const jsonNumber = (check: (n: number) => boolean): Value => (v) => (typeof v === 'number' && Number.isFinite(v) && check(v) ? v : UNSURE);
-const jsonMoney = jsonNumber((n) => n >= 0 && hasAtMostTwoDecimals(n));
+const jsonMoney = jsonNumber((n) => isMoney(n));
+/** A field's rule, looked up as an own property only: a key such as `constructor` or `toString` is not a field. */
+const fieldOf = (fields: Record<string, { check: Value; required: boolean }>, name: string) =>
+  Object.hasOwn(fields, name) ? fields[name] : undefined;
+
 const inSet = (values: readonly string[]) => {
   const set = new Set(values);
   return jsonString((s) => set.has(s));
@@ -55,7 +59,7 @@ const VALUES: Record<RecordKind, Record<string, { check: Value; required: boolea
     ssn: { check: jsonString((s) => SSN_RE.test(s)), required: true },
     employeeRegistration: { check: jsonText(LIMITS.employeeRegistrationMax), required: true },
     paymentDate: { check: jsonString(isRealDate), required: true },
-    amount: { check: jsonNumber((n) => n > 0 && hasAtMostTwoDecimals(n)), required: true },
+    amount: { check: jsonNumber((n) => isMoney(n, true)), required: true },
   },
 };
 
@@ -65,7 +69,7 @@ const VALUES: Record<RecordKind, Record<string, { check: Value; required: boolea
  * the row surely passes, else undefined (then validate with zod). Cells beyond the header: undefined.
  */
 export function quickRowCheck(kind: RecordKind, header: readonly string[]): (cells: readonly string[]) => Record<string, unknown> | undefined {
-  const columns = header.map((name) => ({ name, field: VALUES[kind][name] }));
+  const columns = header.map((name) => ({ name, field: fieldOf(VALUES[kind], name) }));
   const missingRequired = Object.entries(VALUES[kind]).some(([name, f]) => f.required && !header.includes(name));
   return (cells) => {
     if (missingRequired || cells.length > columns.length) return undefined;
@@ -96,7 +100,7 @@ export function quickRecordCheck(kind: RecordKind): (value: unknown) => Record<s
     const record: Record<string, unknown> = {};
     let required = 0;
     for (const name in input) {
-      const field = fields[name];
+      const field = fieldOf(fields, name);
       if (!field || !Object.hasOwn(input, name)) return undefined;
       const v = input[name];
       if (v === null || v === undefined) continue;

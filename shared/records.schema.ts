@@ -1,4 +1,4 @@
-/** Census and receipt records: the rules of decisions.md section 1. */
+/** Census and receipt records: the rules of docs/service-decisions.md §1. */
 import { z } from 'zod';
 import { isRealDate } from './dates';
 import { LIMITS } from './limits';
@@ -34,12 +34,23 @@ export function hasAtMostTwoDecimals(v: number): boolean {
   return Number.isInteger(v) || /^-?\d+\.\d{1,2}$/.test(String(v));
 }
 
+/**
+ * The largest amount a money field holds: 999,999,999,999.99. Up to here every value with two decimals is a
+ * distinct double, so it is stored exactly; beyond it a value would be stored rounded, so it is refused.
+ */
+export const MONEY_MAX = 999_999_999_999.99;
+const MONEY_MAX_TEXT = '999,999,999,999.99';
+
+/** Whether a money value is within 0..MONEY_MAX (or above 0 when `positive`) with at most two decimals. */
+export const isMoney = (v: number, positive = false) =>
+  (positive ? v > 0 : v >= 0) && v <= MONEY_MAX && hasAtMostTwoDecimals(v);
+
 const finite = () =>
   z.number({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a number') })
     .refine(Number.isFinite, 'must be a finite number');
 
 const money = () =>
-  finite().min(0, 'must be 0 or more').refine(hasAtMostTwoDecimals, 'must have at most 2 decimals');
+  finite().min(0, 'must be 0 or more').max(MONEY_MAX, `must be at most ${MONEY_MAX_TEXT}`).refine(hasAtMostTwoDecimals, 'must have at most 2 decimals');
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: (iss) => (iss.input === undefined ? 'is required' : `must be one of ${values.join(', ')}`) });
@@ -88,7 +99,8 @@ const receiptRecordObject = z.strictObject(
     ),
     employeeRegistration: required(text(LIMITS.employeeRegistrationMax)),
     paymentDate: required(date()),
-    amount: required(finite().gt(0, 'must be more than 0').refine(hasAtMostTwoDecimals, 'must have at most 2 decimals')),
+    amount: required(finite().gt(0, 'must be more than 0').max(MONEY_MAX, `must be at most ${MONEY_MAX_TEXT}`)
+      .refine(hasAtMostTwoDecimals, 'must have at most 2 decimals')),
   },
   { error: unknownFields },
 );

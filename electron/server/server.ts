@@ -13,7 +13,8 @@ import { createGroupCommit } from './db/group-commit';
 import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
-import { installErrorHandling, newTraceId } from './http/error-handling';
+import { clientErrorHandler, installErrorHandling, newTraceId } from './http/error-handling';
+import { installJsonBody } from './http/json-body';
 import { HttpError } from './http/http-error';
 import { installFaults } from './local/faults';
 import { localRoutes } from './local/local-routes';
@@ -100,6 +101,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     forceCloseConnections: false,
     // Fastify's own 503 during a stop is a bare body without X-Trace-Id; the hook below answers it instead.
     return503OnClosing: false,
+    clientErrorHandler: clientErrorHandler(logger),
     ...(options.tls
       ? { https: { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key), minVersion: 'TLSv1.2' as const } }
       : {}),
@@ -121,7 +123,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   // Only JSON bodies reach the JSON endpoints: text/plain would otherwise be read as a string and answered
   // 400 "not an array" instead of 415. The token and upload routes add their own parsers.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(/^application\/[a-z0-9.-]+\+json\s*(;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  installJsonBody(app);
   installFaults(app, ctx);
   installRequestLog(app, ctx);
   await app.register(oauthRoutes(ctx));

@@ -16,8 +16,11 @@ const printable = (max: number) => fc.string({ unit: fc.integer({ min: 0x20, max
 
 const jsonish = fc.oneof(
   fc.json({ maxDepth: 3 }),
-  fc.array(fc.dictionary(fc.constantFrom('lastName', 'firstName', 'employeeRegistration', 'hireDate', 'employeeStatus', 'ssn', 'amount', 'fileType', 'checksum', 'fileName', 'referenceDate', 'x'), fc.anything({ maxDepth: 1 }))).map((v) => JSON.stringify(v)),
+  fc.array(fc.dictionary(fc.constantFrom('lastName', 'firstName', 'employeeRegistration', 'hireDate', 'employeeStatus', 'ssn', 'amount', 'fileType', 'checksum', 'fileName', 'referenceDate', 'x', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'), fc.anything({ maxDepth: 1 }))).map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 200 }),
+  // Valid records and file metadata carrying a key or fileType that names an Object.prototype member.
+  fc.tuple(fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'), fc.jsonValue({ maxDepth: 0 })).map(([key, value]) =>
+    `[{"lastName":"Doe","firstName":"J","employeeRegistration":"E1","hireDate":"2026-01-05","employeeStatus":"ACTIVE","fileType":${JSON.stringify(key)},${JSON.stringify(key)}:${JSON.stringify(value)}}]`),
   fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('latin1')),
 );
 

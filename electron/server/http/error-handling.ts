@@ -1,7 +1,8 @@
 /** Every error leaves as the spec's error body; every response carries X-Trace-Id; 404 vs 405. */
 import { randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { errorBody } from '../../../shared';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { STATUS_TITLES, errorBody } from '../../../shared';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from './http-error';
 
@@ -16,6 +17,48 @@ const FASTIFY_STATUS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_TYPE: [415, 'the Content-Type header is not valid'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'the body is not valid JSON'],
 };
+
+/** The longest URL (path and query) accepted; longer ones are a 414 (every real URL of the API is far shorter). */
+export const MAX_URL_LENGTH = 8192;
+
+/** The token endpoint's errors carry OAuth's `error` code too (RFC 6749 section 5.2). */
+const TOKEN_PATH = '/oauth/v1/access-token';
+const oauthExtra = (request: FastifyRequest, status: number) =>
+  request.url.split('?', 1)[0] === TOKEN_PATH && status >= 400 && status < 500 && status !== 401 ? { error: 'invalid_request' as const } : {};
+
+/** A byte count as people say it: 5 MB, 16 KB. */
+export function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'the request line and headers are too large (at most 16 KB together)'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request was not received in time'],
+};
+
+/**
+ * Errors the HTTP parser raises before Fastify sees a request (headers too large, a malformed request line):
+ * answered with the same error body and an X-Trace-Id like every other answer, then the connection is closed.
+ */
+export function clientErrorHandler(logger: Logger): (error: Error & { code?: string }, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, message] = (error.code && Object.hasOwn(CLIENT_ERRORS, error.code) ? CLIENT_ERRORS[error.code] : undefined)
+      ?? [400, `the request is not valid HTTP (${error.code ?? error.message})`];
+    const traceId = newTraceId();
+    logger.debug(`trace ${traceId}: refused below the router: ${error.code ?? ''} ${error.message}`);
+    const body = JSON.stringify(errorBody(status, [message]));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_TITLES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+}
 
 function routePattern(url: string): RegExp {
   const escaped = url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -32,28 +75,32 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Trace-Id', request.id);
-    done();
+    done(request.url.length > MAX_URL_LENGTH
+      ? new HttpError(414, [`the URL is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`])
+      : undefined);
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {
       void reply.code(error.statusCode).headers(error.headers);
       // Every 500 carries its trace id in the body, also one a route or an injected fault chose to answer.
-      const extra = error.statusCode === 500 ? { traceId: request.id, ...error.extra } : error.extra;
+      const extra = error.statusCode === 500 ? { traceId: request.id, ...error.extra } : { ...oauthExtra(request, error.statusCode), ...error.extra };
       return errorBody(error.statusCode, error.messages, extra);
     }
     const fe = error as FastifyError;
     const known = fe.code ? FASTIFY_STATUS[fe.code] : undefined;
     if (known) {
       const type = request.headers['content-type'];
-      const message = known[0] === 415 && type ? `${known[1]} ${type}; this endpoint takes application/json (or a +json type)` : known[1];
-      return reply.code(known[0]).send(errorBody(known[0], [message]));
+      let message = known[1];
+      if (known[0] === 415 && type) message = `${known[1]} ${type}; this endpoint takes application/json (or a +json type)`;
+      if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = `${known[1]}: at most ${sizeText(request.routeOptions.bodyLimit)}`;
+      return reply.code(known[0]).send(errorBody(known[0], [message], oauthExtra(request, known[0])));
     }
     if (error instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(error.message))) {
-      return reply.code(400).send(errorBody(400, [`the body is not valid JSON: ${error.message}`]));
+      return reply.code(400).send(errorBody(400, [`the body is not valid JSON: ${error.message}`], oauthExtra(request, 400)));
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply.code(fe.statusCode).send(errorBody(fe.statusCode, [error.message]));
+      return reply.code(fe.statusCode).send(errorBody(fe.statusCode, [error.message], oauthExtra(request, fe.statusCode)));
     }
     logger.error(`trace ${request.id}: ${request.method} ${request.url}: ${error.stack ?? error.message}`);
     return reply

@@ -1,4 +1,4 @@
-/** POST /oauth/v1/access-token: OAuth 2.0 client credentials (decisions.md section 5). */
+/** POST /oauth/v1/access-token: OAuth 2.0 client credentials (docs/service-decisions.md §5). */
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
 import { authenticateClient } from '../auth/clients';
@@ -29,7 +29,7 @@ export function oauthRoutes(ctx: ServerContext) {
     });
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, _body, done) => done(null, undefined));
 
-    app.post('/oauth/v1/access-token', async (request, reply) => {
+    app.post('/oauth/v1/access-token', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
       const credentials = basicCredentials(request.headers.authorization);
       if (!credentials) throw invalidClient('client authentication is required: Authorization: Basic base64(clientId:clientSecret)');
       const client = authenticateClient(ctx.db, credentials.id, credentials.secret);
