@@ -1,14 +1,14 @@
 /** Starts the local server: the whole service API on one address, persisted in one SQLite file. */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../../shared';
 import { createLogger } from '../lib/logger';
-import { listClients, setClientWebhook, upsertClient } from './auth/clients';
+import { findClient, listClients, removeClientsExcept, setClientWebhook, upsertClient } from './auth/clients';
 import type { ServerContext } from './context';
-import { metaValue, openDatabase } from './db/database';
+import { makePrivateDir, metaValue, openDatabase } from './db/database';
 import { createGroupCommit } from './db/group-commit';
 import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
@@ -27,6 +27,7 @@ import { importRoutes } from './routes/import-routes';
 import { oauthRoutes } from './routes/oauth-routes';
 import { createDeliveryEngine } from './webhooks/delivery-engine';
 import { deliveryRoutes } from './webhooks/delivery-routes';
+import { newWebhookSecret } from './webhooks/webhook-secret';
 
 export type RunningServer = {
   url: string;
@@ -41,12 +42,11 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 
 export type StartOptions = Partial<ServerOptions> & { dataDir: string };
 
-/** A fresh `whsec_` secret: base64 of 32 random bytes. */
-export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-
 function configureClients(ctx: ServerContext): void {
   const { db, options } = ctx;
   const notice = options.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Clients given at start are the whole set: one left out is removed, and its tokens stop working.
+  if (options.clients.length > 0) removeClientsExcept(db, options.clients.map((c) => c.id));
   for (const client of options.clients) upsertClient(db, client);
   if (options.clients.length === 0 && listClients(db).length === 0) {
     const secret = randomBytes(24).toString('base64url');
@@ -54,9 +54,11 @@ function configureClients(ctx: ServerContext): void {
     notice(`created client "local-client" with all scopes; its secret (shown only this once): ${secret}`);
   }
   if (options.webhook) {
-    const secret = options.webhook.secret ?? newWebhookSecret();
-    if (!options.webhook.secret) notice(`webhook signing secret (shown only this once): ${secret}`);
     const targets = options.clients.length > 0 ? options.clients.map((c) => c.id) : listClients(db).map((c) => c.id);
+    // Without --webhook-secret, the secret of an earlier start is kept, so receivers need not be reconfigured.
+    const kept = targets.map((id) => findClient(db, id)?.webhookSecret).find((s): s is string => Boolean(s));
+    const secret = options.webhook.secret ?? kept ?? newWebhookSecret();
+    if (!options.webhook.secret && !kept) notice(`webhook signing secret (shown only this once): ${secret}`);
     for (const id of targets) setClientWebhook(db, id, options.webhook.url, secret);
   }
 }
@@ -71,7 +73,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger('server');
   const db = openDatabase(options.dataDir);
   const uploadsDir = join(options.dataDir, 'uploads');
-  mkdirSync(uploadsDir, { recursive: true });
+  makePrivateDir(uploadsDir);
   let baseUrl = '';
 
   const deliveries = createDeliveryEngine({

@@ -69,7 +69,7 @@ describe('the service surface through the CLI (--client with scopes, --token-ttl
     expect(res.body.token_type).toBe('Bearer');
     expect(res.body.expires_in).toBe(77);
     const claims = claimsOf(res.body.access_token as string);
-    expect(Object.keys(claims).sort()).toEqual(['exp', 'iat', 'jti', 'scope', 'sub']);
+    expect(Object.keys(claims).sort()).toEqual(['exp', 'iat', 'jti', 'scope', 'sub', 'sv']);
     expect(claims).toMatchObject({ sub: 'reader', scope: 'deliveries:read census:write' });
     expect(claims.exp).toBe((claims.iat as number) + 77);
     // The scope list is not part of the secret.
@@ -338,20 +338,22 @@ describe('a restart on the same data folder', () => {
     receiver.setFallback({ status: 200 });
 
     const second = await start('second-secret');
-    expect((await api(second.url, token, 'GET', '/law/api/v1/deliveries')).status).toBe(200);
+    // The client has a new secret: tokens issued under the old one end with it.
+    expect((await api(second.url, token, 'GET', '/law/api/v1/deliveries')).status).toBe(401);
     expect((await tokenRequest(second.url, basic('acme', 'first-secret'), 'grant_type=client_credentials', 'application/x-www-form-urlencoded')).status).toBe(401);
-    await getToken(second.url, { id: 'acme', secret: 'second-secret' });
-    const again = await postSubmissions(second.url, token, [metadata(small, { checksum: md5(small).toUpperCase() })]);
+    const secondToken = await getToken(second.url, { id: 'acme', secret: 'second-secret' });
+    expect((await api(second.url, secondToken, 'GET', '/law/api/v1/deliveries')).status).toBe(200);
+    const again = await postSubmissions(second.url, secondToken, [metadata(small, { checksum: md5(small).toUpperCase() })]);
     expect(again.status).toBe(422);
 
     const resumed = await eventually(async () => {
-      const r = (await api(second.url, token, 'GET', `/local/v1/imports/${importId}`)).body as ImportResult;
+      const r = (await api(second.url, secondToken, 'GET', `/local/v1/imports/${importId}`)).body as ImportResult;
       return r.status === 'PROCESSED' ? r : undefined;
     }, 60_000);
     expect(resumed.acceptedRecords).toBe(resumed.records);
     expect(resumed.rejectedRecords).toBe(0);
     const retry = await eventually(async () => {
-      const list = (await api(second.url, token, 'GET', '/law/api/v1/deliveries')).body as DeliveryAttempt[];
+      const list = (await api(second.url, secondToken, 'GET', '/law/api/v1/deliveries')).body as DeliveryAttempt[];
       return list.find((a) => a.eventId === failedOnce.eventId && a.status === 2);
     });
     expect(retry).toMatchObject({ type: 2, attemptCount: 1, httpStatusCode: 200 });

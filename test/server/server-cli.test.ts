@@ -1,11 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
-import { api, getToken, ROOT, spawnServerCli, tempDir } from '../helpers/local-server';
+import { api, eventually, getToken, ROOT, spawnServerCli, tempDir } from '../helpers/local-server';
 
 const run = promisify(execFile);
 const cli = join(ROOT, 'bin/payroll-uploader.js');
@@ -73,6 +73,23 @@ describe('payroll-uploader server', () => {
     await getToken(second.url, { id: 'local-client', secret: secret! });
     expect(await second.stop('SIGINT')).toBe(0);
   });
+
+  it('npm run server stopped by its process id frees the port (no loader child lives on)', async () => {
+    const child = spawn('npm', ['run', '--silent', 'server', '--', '--port', '0', '--data-dir', join(dir, 'npm-run')], { cwd: ROOT });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const url = await eventually(() => /listening on (\S+)/.exec(stdout)?.[1], 60_000);
+    const port = Number(new URL(url).port);
+    child.kill('SIGTERM');
+    await exited;
+    // The port is free again once every process of the server has ended.
+    await eventually(() => new Promise<true | undefined>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(undefined));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    }), 20_000);
+  }, 90_000);
 
   it('keeps tokens valid and secrets hashed across a restart', async () => {
     const data = join(dir, 'restart');

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../../../shared';
 import type { ServerContext } from '../context';
 import { HttpError } from '../http/http-error';
-import { verifyToken } from './tokens';
+import { bearerClaims } from './bearer';
 
 declare module 'fastify' {
   // Declaration merging needs an interface here.
@@ -13,15 +13,9 @@ declare module 'fastify' {
   }
 }
 
-const INVALID = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-
 export function requireScope(ctx: ServerContext, scope: Scope): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match?.[1]) throw new HttpError(401, ['a bearer token is required: Authorization: Bearer <access token>'], {}, INVALID);
-    const claims = await verifyToken(ctx.keys.jwt, match[1]);
-    if (!claims) throw new HttpError(401, ['the bearer token is invalid or expired; request a new one'], {}, INVALID);
+    const claims = await bearerClaims(ctx, request);
     request.clientId = claims.clientId;
     if (!claims.scopes.includes(scope)) {
       throw new HttpError(403, [`the token does not grant the scope ${scope} that this endpoint needs`]);

@@ -1,4 +1,4 @@
-/** POST /law/api/v1/payroll-submissions: the first half of the file handshake (decisions.md section 4). */
+/** POST /law/api/v1/payroll-submissions: the first half of the file handshake (docs/service-decisions.md §4). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { FileMetadata, UploadGrant } from '../../../shared';

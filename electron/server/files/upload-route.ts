@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../../shared';
 import type { ServerContext } from '../context';
+import { PRIVATE_FILE_MODE } from '../db/database';
 import { HttpError } from '../http/http-error';
 import type { FileRow } from './files-repo';
 import { getFile, markUploaded } from './files-repo';
@@ -37,7 +38,7 @@ const CLOSE = { Connection: 'close' };
 
 class TooLarge extends Error {}
 
-/** The checks that need no body, in the order of decisions.md section 4. */
+/** The checks that need no body, in the order of docs/service-decisions.md §4. */
 function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receiving: Set<string>): FileRow {
   const { fileId } = request.params as UploadParams;
   const query = request.query as UploadQuery;
@@ -72,7 +73,7 @@ const tooLarge = (size?: number) =>
 /** Streams the body to `path` while hashing; removes the file on any failure. */
 async function receiveBody(request: FastifyRequest, path: string): Promise<{ md5: string; size: number }> {
   const hash = createHash('md5');
-  const out = createWriteStream(path, { flags: 'wx' });
+  const out = createWriteStream(path, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   let failed: Error | undefined;
   out.on('error', (error) => {
     failed ??= error;

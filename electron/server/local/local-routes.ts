@@ -1,8 +1,7 @@
 /**
- * What only the local server offers (decisions.md section 8): /local/v1/* and /openapi.json.
+ * What only the local server offers (docs/service-decisions.md §8): /local/v1/* and /openapi.json.
  * Every /local/v1 endpoint but health takes any valid access token and shows only the caller's own data.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { deliveryIdSchema, formatIssues } from '../../../shared';
@@ -17,6 +16,7 @@ import type { WebhookState } from './local-schemas';
 import { openApiDocument } from './openapi';
 import { requestLog } from './request-log';
 import { requireClient } from './require-client';
+import { newWebhookSecret } from '../webhooks/webhook-secret';
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
@@ -25,8 +25,6 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.ou
 }
 
 const clientOf = (request: FastifyRequest) => request.clientId as string;
-
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 function webhookState(ctx: ServerContext, clientId: string): WebhookState {
   const client = findClient(ctx.db, clientId);
@@ -76,7 +74,7 @@ export function localRoutes(ctx: ServerContext) {
 
     app.put('/local/v1/webhook', auth, (request) => {
       const body = parse(webhookPutSchema, request.body === undefined ? undefined : request.body);
-      const secret = body.secret ?? newSecret();
+      const secret = body.secret ?? newWebhookSecret();
       setClientWebhook(ctx.db, clientOf(request), body.url, secret);
       const state = webhookState(ctx, clientOf(request));
       return body.secret ? state : { ...state, secret };

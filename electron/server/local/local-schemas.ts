@@ -1,4 +1,4 @@
-/** The zod contract of the local server's own endpoints under /local/v1 (decisions.md section 8). */
+/** The zod contract of the local server's own endpoints under /local/v1 (docs/service-decisions.md §8). */
 import { z } from 'zod';
 import { IMPORT_STATUSES, LIMITS, RECORD_KINDS, webhookSecretSchema } from '../../../shared';
 

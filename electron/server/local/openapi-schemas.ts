@@ -38,7 +38,7 @@ const MONEY = 'finite, 0 or more, at most 2 decimals';
 const REAL_DATE = 'a real calendar date YYYY-MM-DD (2026-02-30 is invalid)';
 const TEXT = 'trimmed; must not be empty';
 
-/** The rules zod checks with refinements, per schema and property (decisions.md sections 1, 4 and 6). */
+/** The rules zod checks with refinements, per schema and property (docs/service-decisions.md §1, §4 and §6). */
 const RULES: Partial<Record<SchemaName, { description?: string; properties?: Record<string, JsonSchema> }>> = {
   CensusRecord: {
     description: 'A census record. Strings are trimmed; null counts as absent; an unknown field is a 400 that names it.',

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the whole surface (decisions.md section 8), served at /openapi.json.
+ * The OpenAPI 3.1 document of the whole surface (docs/service-decisions.md §8), served at /openapi.json.
  * Schemas come from the zod contract (openapi-schemas.ts); this file says which endpoint uses which,
  * with every status the decisions give.
  */

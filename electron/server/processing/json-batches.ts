@@ -1,4 +1,4 @@
-/** Asynchronous processing of direct JSON batches (decisions.md section 3). */
+/** Asynchronous processing of direct JSON batches (docs/service-decisions.md §3). */
 import type { RecordError } from '../../../shared';
 import type { Db } from '../db/database';
 import { statement } from '../db/database';

@@ -1,4 +1,4 @@
-/** POST /law/api/v1/census and /law/api/v1/receipt: direct JSON imports (decisions.md sections 1 and 3). */
+/** POST /law/api/v1/census and /law/api/v1/receipt: direct JSON imports (docs/service-decisions.md §1 and §3). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CensusRecord, ImportCreated, ReceiptRecord, RecordKind } from '../../../shared';

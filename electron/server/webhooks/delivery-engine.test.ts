@@ -5,9 +5,9 @@ import type { TestServer } from '../../../test/helpers/local-server';
 import { TEST_CLIENT, eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
 import type { WebhookReceiver } from '../../../test/helpers/webhook-receiver';
 import { startWebhookReceiver } from '../../../test/helpers/webhook-receiver';
-import { newWebhookSecret } from '../server';
+import { newWebhookSecret } from './webhook-secret';
 import { eventOfImport } from './delivery-engine';
-import { attempts, importCensus, settledAttempts, verified } from './delivery-test-kit';
+import { attempts, importCensus, settledAttempts, verified } from '../../../test/helpers/delivery-test-kit';
 
 const FAST = [50, 50, 50, 50, 50];
 const cleanup: (() => Promise<void>)[] = [];

@@ -36,7 +36,7 @@ export type DeliveryEngine = {
 
 export type DeliveryEngineDeps = { db: Db; logger: Logger; retryDelaysMs: number[]; timeoutMs: number };
 
-/** The webhook event of a finished import (decisions.md section 6); undefined while it is not finished. */
+/** The webhook event of a finished import (docs/service-decisions.md §6); undefined while it is not finished. */
 export function eventOfImport(result: ImportResult, now = new Date()): WebhookEvent | undefined {
   if (result.status !== 'PROCESSED' && result.status !== 'REJECTED') return undefined;
   // A rejected file has no per-record errors; its reason is the one thing the receiver needs to know.

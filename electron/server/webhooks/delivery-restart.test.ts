@@ -4,8 +4,8 @@ import { SCOPES } from '../../../shared';
 import type { TestServer } from '../../../test/helpers/local-server';
 import { TEST_CLIENT, eventually, getToken, spawnServerCli, startTestServer, tempDir } from '../../../test/helpers/local-server';
 import { startWebhookReceiver } from '../../../test/helpers/webhook-receiver';
-import { newWebhookSecret } from '../server';
-import { attempts, importCensus, settledAttempts, verified } from './delivery-test-kit';
+import { newWebhookSecret } from './webhook-secret';
+import { attempts, importCensus, settledAttempts, verified } from '../../../test/helpers/delivery-test-kit';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 

@@ -5,8 +5,8 @@ import type { TestServer } from '../../../test/helpers/local-server';
 import { TEST_CLIENT, api, getToken, startTestServer } from '../../../test/helpers/local-server';
 import type { WebhookReceiver } from '../../../test/helpers/webhook-receiver';
 import { startWebhookReceiver } from '../../../test/helpers/webhook-receiver';
-import { newWebhookSecret } from '../server';
-import { importCensus, settledAttempts } from './delivery-test-kit';
+import { newWebhookSecret } from './webhook-secret';
+import { importCensus, settledAttempts } from '../../../test/helpers/delivery-test-kit';
 
 const OTHER = { id: 'other-reader', secret: 'other-secret-value-456' };
 const WRITER = { id: 'census-writer', secret: 'writer-secret-value-789' };

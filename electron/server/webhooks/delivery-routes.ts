@@ -1,4 +1,4 @@
-/** GET /law/api/v1/deliveries and /law/api/v1/deliveries/:id: the client's own delivery audit (decisions.md section 6). */
+/** GET /law/api/v1/deliveries and /law/api/v1/deliveries/:id: the client's own delivery audit (docs/service-decisions.md §6). */
 import type { FastifyInstance } from 'fastify';
 import type { DeliveriesQuery } from '../../../shared';
 import { deliveriesQuerySchema, deliveryIdSchema } from '../../../shared';

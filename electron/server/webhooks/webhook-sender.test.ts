@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../server';
+import { newWebhookSecret } from './webhook-secret';
 import { MAX_ANSWER_BYTES, sendWebhook, signWebhook, webhookHeaders } from './webhook-sender';
 
 const servers: http.Server[] = [];

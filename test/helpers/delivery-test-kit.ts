@@ -1,10 +1,10 @@
 /** Shared steps of the delivery tests: a census import, the audit list, signature checks. */
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
-import type { DeliveryAttempt } from '../../../shared';
-import { deliveryAttemptSchema } from '../../../shared';
-import { api, eventually } from '../../../test/helpers/local-server';
-import type { ReceivedRequest } from '../../../test/helpers/webhook-receiver';
+import type { DeliveryAttempt } from '../../shared';
+import { deliveryAttemptSchema } from '../../shared';
+import { api, eventually } from './local-server';
+import type { ReceivedRequest } from './webhook-receiver';
 
 let registration = 0;
 
