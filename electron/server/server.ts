@@ -76,6 +76,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   makePrivateDir(uploadsDir);
   let baseUrl = '';
 
+  const writes = createGroupCommit(db);
   const deliveries = createDeliveryEngine({
     db, logger: logger.child('webhooks'), retryDelaysMs: options.retryDelaysMs, timeoutMs: options.deliveryTimeoutMs,
   });
@@ -87,9 +88,9 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     },
     baseUrl: () => baseUrl,
     deliveries,
-    writes: createGroupCommit(db),
+    writes,
     processor: createProcessor({
-      db, logger: logger.child('processor'),
+      db, writes, logger: logger.child('processor'),
       handlers: { json: (row) => processJsonBatch(db, row), file: (row) => processUploadedFile(ctx, row) },
       onFinished: (row) => deliveries.importFinished(row.client_id, toImportResult(row)),
     }),

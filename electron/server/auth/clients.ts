@@ -39,6 +39,16 @@ const toClient = (row: ClientRow): StoredClient => ({
 
 const rowOf = (db: Db, id: string) => statement(db, 'SELECT * FROM clients WHERE id = ?').get(id) as ClientRow | undefined;
 
+// Every request looks its client up (token checks, webhook events); clients change only through the writes
+// below, which clear this cache, so it never serves a stale client.
+const cached = new WeakMap<Db, Map<string, StoredClient | null>>();
+const cacheOf = (db: Db) => {
+  let cache = cached.get(db);
+  if (!cache) cached.set(db, (cache = new Map<string, StoredClient | null>()));
+  return cache;
+};
+const forget = (db: Db) => cacheOf(db).clear();
+
 /**
  * Stores a client given at start. The same secret again keeps its hash (so tokens stay valid across a restart);
  * a new secret gets a new salt and hash, which ends the tokens issued under the old one.
@@ -46,6 +56,7 @@ const rowOf = (db: Db, id: string) => statement(db, 'SELECT * FROM clients WHERE
 export function upsertClient(db: Db, spec: ClientSpec): void {
   const row = rowOf(db, spec.id);
   const scopes = JSON.stringify(spec.scopes);
+  forget(db);
   if (row && timingSafeEqual(Buffer.from(hashSync(spec.secret, row.salt), 'hex'), Buffer.from(row.secret_hash, 'hex'))) {
     statement(db, 'UPDATE clients SET scopes = ? WHERE id = ?').run(scopes, spec.id);
     return;
@@ -60,18 +71,26 @@ export function upsertClient(db: Db, spec: ClientSpec): void {
 /** Removes every stored client not in `keep` (the clients given at start are the whole set). */
 export function removeClientsExcept(db: Db, keep: string[]): void {
   const ids = new Set(keep);
+  forget(db);
   for (const row of statement(db, 'SELECT id FROM clients').all() as { id: string }[]) {
     if (!ids.has(row.id)) statement(db, 'DELETE FROM clients WHERE id = ?').run(row.id);
   }
 }
 
 export function setClientWebhook(db: Db, clientId: string, url: string | null, secret: string | null): void {
+  forget(db);
   statement(db, 'UPDATE clients SET webhook_url = ?, webhook_secret = ? WHERE id = ?').run(url, secret, clientId);
 }
 
 export function findClient(db: Db, id: string): StoredClient | undefined {
+  const cache = cacheOf(db);
+  const hit = cache.get(id);
+  if (hit !== undefined) return hit ?? undefined;
   const row = rowOf(db, id);
-  return row ? toClient(row) : undefined;
+  const client = row ? toClient(row) : undefined;
+  // Unknown ids are remembered too (bounded), so a stream of bad tokens does not read the table each time.
+  if (cache.size < 10_000) cache.set(id, client ?? null);
+  return client;
 }
 
 export function listClients(db: Db): StoredClient[] {

@@ -8,6 +8,8 @@ export type ImportRow = {
   id: string; client_id: string; kind: RecordKind; source: 'json' | 'file'; file_name: string | null;
   status: ImportStatus; records: number | null; accepted: number; rejected: number; errors: string;
   reason: string | null; payload: string | Buffer | null; received_at: string; processed_at: string | null;
+  /** In memory only: a JSON batch's records as the route accepted them, so processing need not parse the payload. */
+  parsed?: unknown[];
 };
 
 /** Errors kept per import; the counts always cover every record. */
@@ -33,6 +35,7 @@ export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | '
 
 /** The records of a JSON batch as they were accepted. */
 export function importRecords(row: ImportRow): unknown[] {
+  if (row.parsed) return row.parsed;
   if (row.payload === null) return [];
   // SQLite hands TEXT back as a string and BLOB as a Buffer: the stored form tells itself.
   return JSON.parse(typeof row.payload === 'string' ? row.payload : inflateSync(row.payload).toString('utf8')) as unknown[];
@@ -57,12 +60,12 @@ export function finishImport(db: Db, row: ImportRow, outcome: ProcessOutcome): I
     const errors = JSON.stringify(outcome.errors.slice(0, MAX_KEPT_ERRORS));
     statement(db, `UPDATE imports SET status = 'PROCESSED', records = ?, accepted = ?, rejected = ?, errors = ?, processed_at = ?, payload = NULL WHERE id = ?`)
       .run(outcome.records, outcome.accepted, outcome.rejected, errors, at, row.id);
-    return { ...row, status: 'PROCESSED', records: outcome.records, accepted: outcome.accepted, rejected: outcome.rejected, errors, processed_at: at, payload: null };
+    return { ...row, status: 'PROCESSED', records: outcome.records, accepted: outcome.accepted, rejected: outcome.rejected, errors, processed_at: at, payload: null, parsed: undefined };
   }
   const records = outcome.records ?? null;
   statement(db, `UPDATE imports SET status = 'REJECTED', records = ?, reason = ?, processed_at = ?, payload = NULL WHERE id = ?`)
     .run(records, outcome.reason, at, row.id);
-  return { ...row, status: 'REJECTED', records, reason: outcome.reason, processed_at: at, payload: null };
+  return { ...row, status: 'REJECTED', records, reason: outcome.reason, processed_at: at, payload: null, parsed: undefined };
 }
 
 /** Imports a crash or stop left unfinished, oldest first. */

@@ -1,6 +1,7 @@
 /**
  * The request log: every request (404s, errors and dropped ones too) as one row of request_log,
- * written after the answer, in batches, off the request's path. Secrets are never kept: headers
+ * written after the answer, in batches, in the server's group commit (one transaction with the imports
+ * and processing of the same turn). Secrets are never kept: headers
  * are not stored at all, tokens and client secrets are masked, uploaded files are not stored.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -34,14 +35,15 @@ function createWriter(ctx: ServerContext): Writer {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const trim = db.prepare('DELETE FROM request_log WHERE id <= (SELECT MAX(id) FROM request_log) - ?');
-  const writeAll = db.transaction((rows: Row[]) => {
+  const writeAll = (rows: Row[]) => {
     for (const row of rows) insert.run(...row);
-  });
+  };
   let pending: Row[] = [];
   let scheduled = false;
   let sinceTrim = 0;
   let closed = false;
 
+  /** Writes the waiting rows; called inside the group commit's transaction, or on its own. */
   const flush = () => {
     scheduled = false;
     if (closed || pending.length === 0) return;
@@ -91,7 +93,8 @@ function createWriter(ctx: ServerContext): Writer {
       pending.push(row);
       if (!scheduled) {
         scheduled = true;
-        setImmediate(flush);
+        // Written in the same transaction as the imports and processing of the next turn: one commit for all.
+        void ctx.writes.run(flush);
       }
     },
     close() {

@@ -3,17 +3,21 @@
  * batch sent before a receipt batch is known when the receipts are checked), and resumes
  * what a crash left unfinished. Each finished import is handed to the delivery engine.
  *
- * JSON batches are processed synchronously, so consecutive ones share one transaction: a
- * commit costs more than processing a small batch. Their QUEUED -> PROCESSING -> PROCESSED
- * steps are therefore committed together; an uploaded file is PROCESSING while it streams.
+ * JSON batches are processed synchronously inside the server's group commit, so consecutive ones
+ * share one transaction with the imports and request-log rows of the same turn: a commit costs more
+ * than processing a small batch. Their QUEUED -> PROCESSING -> PROCESSED steps are therefore
+ * committed together; an uploaded file is PROCESSING while it streams. A route hands over the row
+ * it has just written, so the processor never reads it back.
  */
 import type { Logger } from '../../lib/logger';
 import type { Db } from '../db/database';
+import type { GroupCommit } from '../db/group-commit';
 import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
 import { finishImport, getImport, setImportStatus, unfinishedImports } from '../db/imports-repo';
 
 export type Processor = {
-  schedule(importId: string): void;
+  /** Queues an import; `row` is the row as just written (it is then not read back). */
+  schedule(importId: string, row?: ImportRow): void;
   /** Resumes imports left QUEUED or PROCESSING by an earlier run. */
   resume(): void;
   /** Resolves when nothing is queued or running. */
@@ -23,6 +27,7 @@ export type Processor = {
 
 export type ProcessorDeps = {
   db: Db;
+  writes: GroupCommit;
   logger: Logger;
   handlers: { json(row: ImportRow): ProcessOutcome; file(row: ImportRow): Promise<ProcessOutcome> };
   onFinished(row: ImportRow): void;
@@ -37,16 +42,19 @@ export function createProcessor(deps: ProcessorDeps): Processor {
   const { db, logger } = deps;
   const queue: string[] = [];
   const queued = new Set<string>();
+  const handed = new Map<string, ImportRow>();
   let running: Promise<void> | undefined;
   let stopped = false;
 
   const pending = (id: string) => {
-    const row = getImport(db, id);
+    const known = handed.get(id);
+    handed.delete(id);
+    const row = known ?? getImport(db, id);
     return row && (row.status === 'QUEUED' || row.status === 'PROCESSING') ? row : undefined;
   };
 
-  /** Processes JSON batches at the head of the queue in one transaction; returns the finished rows. */
-  const processJsonGroup = db.transaction((rows: ImportRow[]) =>
+  /** Processes JSON batches at the head of the queue (inside the group commit's transaction); returns the finished rows. */
+  const processJsonGroup = (rows: ImportRow[]) =>
     rows.map((row) => {
       let outcome: ProcessOutcome;
       try {
@@ -56,8 +64,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
         outcome = { status: 'REJECTED', reason: INTERNAL };
       }
       return finishImport(db, row, outcome);
-    }),
-  );
+    });
 
   async function processFile(row: ImportRow): Promise<ImportRow | undefined> {
     setImportStatus(db, row.id, 'PROCESSING');
@@ -87,7 +94,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
         if (row?.source === 'json') json.push(row);
         else if (row) file = row;
       }
-      const finished: (ImportRow | undefined)[] = json.length ? processJsonGroup(json) : [];
+      const finished: (ImportRow | undefined)[] = json.length ? await deps.writes.run(() => processJsonGroup(json)) : [];
       if (file) finished.push(await processFile(file));
       for (const row of finished) if (row) deps.onFinished(row);
     }
@@ -99,10 +106,11 @@ export function createProcessor(deps: ProcessorDeps): Processor {
   };
 
   return {
-    schedule(importId) {
+    schedule(importId, row) {
       if (stopped || queued.has(importId)) return;
       queue.push(importId);
       queued.add(importId);
+      if (row) handed.set(importId, row);
       kick();
     },
     resume() {
@@ -115,6 +123,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
       stopped = true;
       queue.length = 0;
       queued.clear();
+      handed.clear();
       await running;
     },
   };

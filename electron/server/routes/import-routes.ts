@@ -68,7 +68,10 @@ export function importRoutes(ctx: ServerContext) {
           const receivedAt = await ctx.writes.run(() => insertImport(ctx.db, {
             id, client_id: request.clientId as string, kind, source: 'json', status: 'QUEUED', records: records.length, payload,
           }));
-          ctx.processor.schedule(id);
+          ctx.processor.schedule(id, {
+            id, client_id: request.clientId as string, kind, source: 'json', file_name: null, status: 'QUEUED', records: records.length,
+            accepted: 0, rejected: 0, errors: '[]', reason: null, payload: null, received_at: receivedAt, processed_at: null, parsed: records,
+          });
           const body: ImportCreated = { id, status: 'QUEUED', records: records.length, receivedAt };
           return reply.code(201).header('Location', `/local/v1/imports/${id}`).send(body);
         },
