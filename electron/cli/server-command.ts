@@ -4,7 +4,7 @@ import { startServer } from '../server/server';
 import { parseServerFlags } from './server-flags';
 
 export async function serverCommand(args: string[]): Promise<number> {
-  const options = parseServerFlags(args);
+  const options = parseServerFlags(args, process.env, (line) => process.stderr.write(`${line}\n`));
   const logger = createLogger('server');
   let server;
   try {

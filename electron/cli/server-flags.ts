@@ -1,22 +1,30 @@
 /** Parses and checks the `server` command's flags into server options. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Scope } from '../../shared';
 import { LIMITS, SCOPES, webhookSecretSchema } from '../../shared';
 import { appDataDir } from '../lib/app-data';
 import type { ClientSpec } from '../server/options';
+import { webhookUrlProblem } from '../server/webhooks/webhook-url';
 import type { StartOptions } from '../server/server';
 import { UsageError } from './usage-error';
+
+/** Environment variable with clients, one ID:SECRET[:SCOPE,...] a line, as in --clients-file. */
+export const CLIENTS_ENV = 'PAYROLL_SERVER_CLIENTS';
 
 export const SERVER_USAGE = `Usage: payroll-uploader server [flags]
 
   --host H                          address to bind (default 127.0.0.1)
   --port N                          port, 0 picks a free one (default 8787)
   --data-dir D                      folder for the SQLite file and uploaded files
-  --client ID:SECRET[:SCOPE,...]    a client (repeatable); no scopes = all scopes
+  --client ID:SECRET[:SCOPE,...]    a client (repeatable); no scopes = all scopes (the secret shows in ps: prefer
+                                    --clients-file or ${CLIENTS_ENV})
+  --clients-file F                  clients, one ID:SECRET[:SCOPE,...] a line (# comments); the file must not be
+                                    readable by group or others
   --webhook-url URL                 the clients' webhook endpoint
-  --webhook-secret whsec_...        its signing secret (default: a new one, printed once)
+  --webhook-secret whsec_...        its signing secret (default: the one kept from an earlier start, or a new one, printed once)
+  --allow-remote-webhooks           webhook URLs may name other hosts than this machine
   --retry-delays MS,MS,MS,MS,MS     delays before retries 1..5 (default 2000,4000,8000,16000,32000)
   --token-ttl S                     access-token lifetime in seconds (default 1200)
   --upload-ttl S                    upload-address lifetime in seconds (default 900)
@@ -47,6 +55,37 @@ export function parseClient(value: string): ClientSpec {
   return { id, secret, scopes: [...new Set(scopes)] as Scope[] };
 }
 
+/** Clients written one a line (blank lines and # comments skipped), as in --clients-file and the environment. */
+export function parseClientLines(text: string, where: string): ClientSpec[] {
+  const clients: ClientSpec[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    try {
+      clients.push(parseClient(line));
+    } catch (error) {
+      throw new UsageError(`${where} line ${i + 1}: ${(error as Error).message.replace(/^--client /, '')}`);
+    }
+  });
+  return clients;
+}
+
+/** The clients of a --clients-file, refused when group or others may read it (the secrets are in plain text). */
+function readClientsFile(file: string): ClientSpec[] {
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch {
+    throw new UsageError(`--clients-file: no such file ${file}`);
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new UsageError(`--clients-file ${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`);
+  }
+  const clients = parseClientLines(readFileSync(file, 'utf8'), `--clients-file ${file}`);
+  if (clients.length === 0) throw new UsageError(`--clients-file ${file} holds no client`);
+  return clients;
+}
+
 function httpUrl(flag: string, value: string): string {
   try {
     const url = new URL(value);
@@ -57,7 +96,11 @@ function httpUrl(flag: string, value: string): string {
   throw new UsageError(`${flag} must be an http:// or https:// address, not "${value}"`);
 }
 
-export function parseServerFlags(args: string[], env: NodeJS.ProcessEnv = process.env): StartOptions {
+/** Said on standard error when a secret was given on the command line. */
+export const CLIENT_FLAG_WARNING =
+  `warning: --client puts the client secret on the command line, where every user of this machine can read it (ps); use --clients-file or ${CLIENTS_ENV}`;
+
+export function parseServerFlags(args: string[], env: NodeJS.ProcessEnv = process.env, warn: (line: string) => void = () => undefined): StartOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -66,7 +109,8 @@ export function parseServerFlags(args: string[], env: NodeJS.ProcessEnv = proces
       allowPositionals: false,
       options: {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' },
-        client: { type: 'string', multiple: true }, 'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' },
+        client: { type: 'string', multiple: true }, 'clients-file': { type: 'string' }, 'allow-remote-webhooks': { type: 'boolean' },
+        'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' },
         'retry-delays': { type: 'string' }, 'token-ttl': { type: 'string' }, 'upload-ttl': { type: 'string' },
         'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' },
       },
@@ -80,12 +124,21 @@ export function parseServerFlags(args: string[], env: NodeJS.ProcessEnv = proces
     options.host = values.host;
   }
   if (values.port !== undefined) options.port = wholeNumber('--port', values.port, 0, 65535);
+  const clients: ClientSpec[] = [];
   if (values.client) {
-    options.clients = values.client.map(parseClient);
+    clients.push(...values.client.map(parseClient));
+    warn(CLIENT_FLAG_WARNING);
+  }
+  if (values['clients-file'] !== undefined) clients.push(...readClientsFile(values['clients-file']));
+  const fromEnv = env[CLIENTS_ENV];
+  if (fromEnv !== undefined && fromEnv.trim() !== '') clients.push(...parseClientLines(fromEnv, CLIENTS_ENV));
+  if (clients.length > 0) {
+    options.clients = clients;
     const ids = options.clients.map((c) => c.id);
     const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
     if (repeated) throw new UsageError(`--client ${repeated} is given twice`);
   }
+  if (values['allow-remote-webhooks']) options.allowRemoteWebhooks = true;
   if (values['webhook-secret'] !== undefined && values['webhook-url'] === undefined) {
     throw new UsageError('--webhook-secret needs --webhook-url');
   }
@@ -94,7 +147,10 @@ export function parseServerFlags(args: string[], env: NodeJS.ProcessEnv = proces
     if (secret !== undefined && !webhookSecretSchema.safeParse(secret).success) {
       throw new UsageError('--webhook-secret must be whsec_ followed by base64 of at least 24 random bytes');
     }
-    options.webhook = { url: httpUrl('--webhook-url', values['webhook-url']), ...(secret ? { secret } : {}) };
+    const url = httpUrl('--webhook-url', values['webhook-url']);
+    const problem = webhookUrlProblem(url, options.allowRemoteWebhooks === true);
+    if (problem) throw new UsageError(`--webhook-url: ${problem.replace(/^url /, '')}`);
+    options.webhook = { url, ...(secret ? { secret } : {}) };
   }
   if (values['retry-delays'] !== undefined) {
     const parts = values['retry-delays'].split(',');

@@ -11,6 +11,8 @@ export type ServerOptions = {
   dataDir: string;
   clients: ClientSpec[];
   webhook?: { url: string; secret?: string };
+  /** Webhook URLs may name other hosts than this machine (--allow-remote-webhooks). */
+  allowRemoteWebhooks?: boolean;
   retryDelaysMs: number[];
   tokenTtlSeconds: number;
   uploadTtlSeconds: number;

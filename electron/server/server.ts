@@ -15,6 +15,7 @@ import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
 import { clientErrorHandler, installErrorHandling, newTraceId } from './http/error-handling';
 import { installJsonBody } from './http/json-body';
+import { maskedLogger } from './http/masked-logger';
 import { HttpError } from './http/http-error';
 import { installFaults } from './local/faults';
 import { localRoutes } from './local/local-routes';
@@ -70,7 +71,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     clients: [],
     ...input,
   };
-  const logger = options.logger ?? createLogger('server');
+  const logger = maskedLogger(options.logger ?? createLogger('server'));
   const db = openDatabase(options.dataDir);
   const uploadsDir = join(options.dataDir, 'uploads');
   makePrivateDir(uploadsDir);

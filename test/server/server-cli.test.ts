@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rm } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
+import Database from 'libsql';
 import { api, eventually, getToken, ROOT, spawnServerCli, tempDir } from '../helpers/local-server';
 
 const run = promisify(execFile);
@@ -39,6 +40,9 @@ describe('payroll-uploader server', () => {
     [['--webhook-url', 'http://127.0.0.1:1/h', '--webhook-secret', 'plain'], '--webhook-secret must be whsec_'],
     [['--tls-cert', 'only.pem'], '--tls-cert and --tls-key go together'],
     [['--token-ttl', '0'], '--token-ttl must be a whole number'],
+    [['--webhook-url', 'http://example.com/hook'], '--allow-remote-webhooks'],
+    [['--webhook-url', 'http://u:p@127.0.0.1:9/hook'], 'must not hold a user name or password'],
+    [['--clients-file', '/nonexistent/clients'], '--clients-file: no such file'],
   ])('refuses %j with exit code 2 and a clear message', async (args, message) => {
     const res = await runCli(['server', '--data-dir', dir, ...args]);
     expect(res.code).toBe(2);
@@ -90,6 +94,44 @@ describe('payroll-uploader server', () => {
       probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     }), 20_000);
   }, 90_000);
+
+  it('takes clients from a private file and from the environment; refuses a file others can read; warns about --client', async () => {
+    const file = join(dir, 'clients.txt');
+    await writeFile(file, '# id:secret[:scopes]\nfile-client:file-secret-123456\n\nreader:reader-secret-1:deliveries:read\n', { mode: 0o644 });
+    await chmod(file, 0o644);
+    const open = await runCli(['server', '--data-dir', join(dir, 'clients'), '--clients-file', file]);
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('is readable by other users (mode 644); run: chmod 600');
+    await chmod(file, 0o600);
+
+    const server = await spawnServerCli(['--port', '0', '--data-dir', join(dir, 'clients'), '--clients-file', file], { PAYROLL_SERVER_CLIENTS: 'env-client:env-secret-123456' });
+    try {
+      expect(server.stderr()).not.toContain('warning');
+      await getToken(server.url, { id: 'file-client', secret: 'file-secret-123456' });
+      await getToken(server.url, { id: 'env-client', secret: 'env-secret-123456' });
+      const reader = await getToken(server.url, { id: 'reader', secret: 'reader-secret-1' });
+      expect((await api(server.url, reader, 'POST', '/law/api/v1/census', census)).status).toBe(403);
+    } finally {
+      await server.stop();
+    }
+    const flagged = await spawnServerCli(['--port', '0', '--data-dir', join(dir, 'clients'), '--client', 'cli:cli-secret-123456']);
+    await flagged.stop();
+    expect(flagged.stderr()).toContain('warning: --client puts the client secret on the command line');
+  }, 60_000);
+
+  it('keeps a generated webhook signing secret across restarts', async () => {
+    const data = join(dir, 'webhook-secret');
+    const args = ['--port', '0', '--data-dir', data, '--webhook-url', 'http://127.0.0.1:9/hook'];
+    const first = await spawnServerCli(args);
+    await first.stop();
+    expect(first.stderr()).toContain('webhook signing secret (shown only this once)');
+    const secretOf = () => (new Database(join(data, 'payroll-local.sqlite')).prepare('SELECT webhook_secret FROM clients').get() as { webhook_secret: string }).webhook_secret;
+    const before = secretOf();
+    const second = await spawnServerCli(args);
+    await second.stop();
+    expect(second.stderr()).not.toContain('webhook signing secret');
+    expect(secretOf()).toBe(before);
+  }, 60_000);
 
   it('keeps tokens valid and secrets hashed across a restart', async () => {
     const data = join(dir, 'restart');

@@ -53,6 +53,8 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
   }
   const file = getFile(ctx.db, fileId);
   if (!file || file.expires_at !== signature.expires) throw new HttpError(403, [`the upload address is not known; ${NEW_GRANT}`]);
+  // From here on the request is the grant's client's: the request log shows it to that client only.
+  request.clientId = file.client_id;
   if (file.status === 'SUPERSEDED') {
     throw new HttpError(403, ['this upload address was replaced by a newer grant for the same checksum; use the newest uploadUrl']);
   }

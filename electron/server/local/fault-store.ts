@@ -1,13 +1,19 @@
-/** The fault rules of one running server, kept in memory: a restart always starts without faults. */
+/**
+ * The fault rules of one running server, kept in memory per client: a client's rules affect only requests made
+ * with its own credentials (its token, its Basic id, its upload addresses). A restart always starts without faults.
+ */
 import type { ServerContext } from '../context';
 import type { FaultRule } from './local-schemas';
 
 export type FaultStore = {
-  list(): FaultRule[];
-  replace(rules: FaultRule[]): void;
-  clear(): void;
-  /** The rule with the longest prefix matching `path`; never one for /local/v1. */
-  match(path: string): FaultRule | undefined;
+  list(clientId: string): FaultRule[];
+  replace(clientId: string, rules: FaultRule[]): void;
+  /** Clears one client's rules, or every client's when none is named. */
+  clear(clientId?: string): void;
+  /** Whether no client has any rule (the hook then does nothing at all). */
+  empty(): boolean;
+  /** The client's rule with the longest prefix matching `path`; never one for /local/v1. */
+  match(clientId: string, path: string): FaultRule | undefined;
 };
 
 const stores = new WeakMap<ServerContext, FaultStore>();
@@ -15,22 +21,27 @@ const stores = new WeakMap<ServerContext, FaultStore>();
 export const isLocalPath = (path: string) => path === '/local/v1' || path.startsWith('/local/v1/');
 
 function createFaultStore(): FaultStore {
-  let rules: FaultRule[] = [];
-  // Longest prefix first, so the most specific rule wins.
-  let byLength: FaultRule[] = [];
+  // Per client: the rules as given, and longest prefix first so the most specific rule wins.
+  const rules = new Map<string, { given: FaultRule[]; byLength: FaultRule[] }>();
   return {
-    list: () => rules.map((r) => ({ ...r })),
-    replace(next) {
-      rules = next.map((r) => ({ ...r }));
-      byLength = [...rules].sort((a, b) => b.pathPrefix.length - a.pathPrefix.length);
+    list: (clientId) => (rules.get(clientId)?.given ?? []).map((r) => ({ ...r })),
+    replace(clientId, next) {
+      if (next.length === 0) {
+        rules.delete(clientId);
+        return;
+      }
+      const given = next.map((r) => ({ ...r }));
+      rules.set(clientId, { given, byLength: [...given].sort((a, b) => b.pathPrefix.length - a.pathPrefix.length) });
     },
-    clear() {
-      rules = [];
-      byLength = [];
+    clear(clientId) {
+      if (clientId === undefined) rules.clear();
+      else rules.delete(clientId);
     },
-    match(path) {
-      if (byLength.length === 0 || isLocalPath(path)) return undefined;
-      return byLength.find((r) => path.startsWith(r.pathPrefix));
+    empty: () => rules.size === 0,
+    match(clientId, path) {
+      const own = rules.get(clientId);
+      if (!own || isLocalPath(path)) return undefined;
+      return own.byLength.find((r) => path.startsWith(r.pathPrefix));
     },
   };
 }

@@ -2,14 +2,31 @@
  * Fault injection: an onRequest hook, installed before the request log and the routes, that delays,
  * fails (500/503 with the error body) or drops (connection destroyed, no answer) requests matching
  * the rules set through /local/v1/faults. /local/v1 itself is never faulted, so faults can always be cleared.
+ * Rules belong to the client that set them and apply only to its own requests: those bearing its token,
+ * its token requests (by the Basic id) and uploads to addresses granted to it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { verifyToken } from '../auth/tokens';
 import type { ServerContext } from '../context';
+import { getFile } from '../files/files-repo';
 import { HttpError } from '../http/http-error';
 import { faultStore } from './fault-store';
 import { noteDropped } from './request-log';
 import { collectRoutes } from './route-catalog';
+
+/** Whose request this is, as far as fault rules go (unverified Basic ids only fault the sender's own request). */
+async function callerOf(ctx: ServerContext, request: FastifyRequest, path: string): Promise<string | undefined> {
+  const header = request.headers.authorization;
+  if (typeof header === 'string') {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (bearer) return (await verifyToken(ctx.keys.jwt, bearer))?.clientId;
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)?.[1];
+    if (basic) return Buffer.from(basic, 'base64').toString('utf8').split(':', 1)[0];
+  }
+  if (path.startsWith('/uploads/')) return getFile(ctx.db, path.slice('/uploads/'.length))?.client_id;
+  return undefined;
+}
 
 export function installFaults(app: FastifyInstance, ctx: ServerContext): void {
   // Installed first of the local parts, so the catalog sees every route (the OpenAPI test relies on it).
@@ -17,8 +34,10 @@ export function installFaults(app: FastifyInstance, ctx: ServerContext): void {
   const store = faultStore(ctx);
 
   app.addHook('onRequest', async (request, reply) => {
+    if (store.empty()) return;
     const path = request.url.split('?', 1)[0] ?? '';
-    const rule = store.match(path);
+    const caller = await callerOf(ctx, request, path);
+    const rule = caller === undefined ? undefined : store.match(caller, path);
     if (!rule) return;
     if (rule.latencyMs) await sleep(rule.latencyMs);
     // Math.random() is in [0, 1): a rate of 1 always fires and 0 never does, which tests rely on.

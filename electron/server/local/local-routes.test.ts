@@ -146,8 +146,8 @@ describe('/local/v1/webhook', () => {
     expect(JSON.stringify(shown.body)).not.toContain(state.secret);
 
     const own = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
-    const replaced = await api(server.url, token, 'PUT', '/local/v1/webhook', { url: 'https://example.test/hooks', secret: own });
-    expect(replaced.body).toEqual({ url: 'https://example.test/hooks', secretSet: true });
+    const replaced = await api(server.url, token, 'PUT', '/local/v1/webhook', { url: 'https://localhost:9/hooks', secret: own });
+    expect(replaced.body).toEqual({ url: 'https://localhost:9/hooks', secretSet: true });
     // The other client's registration is its own.
     expect((await api(server.url, otherToken, 'GET', '/local/v1/webhook')).body).toEqual({ url: null, secretSet: false });
 

@@ -17,6 +17,8 @@ import { openApiDocument } from './openapi';
 import { requestLog } from './request-log';
 import { requireClient } from './require-client';
 import { newWebhookSecret } from '../webhooks/webhook-secret';
+import { webhookUrlProblem } from '../webhooks/webhook-url';
+import { findDelivery } from '../webhooks/deliveries-repo';
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
@@ -31,7 +33,12 @@ function webhookState(ctx: ServerContext, clientId: string): WebhookState {
   return { url: client?.webhookUrl ?? null, secretSet: Boolean(client?.webhookSecret) };
 }
 
+/** A delivery's event is sent again on request at most once in this many milliseconds. */
+export const REDELIVER_INTERVAL_MS = 5000;
+
 export function localRoutes(ctx: ServerContext) {
+  // Per event (a redelivery's own attempt shares its event, so asking through it counts too).
+  const lastRedelivery = new Map<string, number>();
   return (app: FastifyInstance) => {
     const auth = { onRequest: requireClient(ctx) };
 
@@ -74,6 +81,8 @@ export function localRoutes(ctx: ServerContext) {
 
     app.put('/local/v1/webhook', auth, (request) => {
       const body = parse(webhookPutSchema, request.body === undefined ? undefined : request.body);
+      const problem = webhookUrlProblem(body.url, ctx.options.allowRemoteWebhooks === true);
+      if (problem) throw new HttpError(400, [problem]);
       const secret = body.secret ?? newWebhookSecret();
       setClientWebhook(ctx.db, clientOf(request), body.url, secret);
       const state = webhookState(ctx, clientOf(request));
@@ -85,24 +94,35 @@ export function localRoutes(ctx: ServerContext) {
       return reply.code(204).send();
     });
 
-    app.get('/local/v1/faults', auth, () => faultStore(ctx).list());
+    app.get('/local/v1/faults', auth, (request) => faultStore(ctx).list(clientOf(request)));
 
     app.put('/local/v1/faults', auth, (request) => {
       const rules = parse(faultRulesSchema, request.body);
-      faultStore(ctx).replace(rules);
-      return faultStore(ctx).list();
+      faultStore(ctx).replace(clientOf(request), rules);
+      return faultStore(ctx).list(clientOf(request));
     });
 
-    app.delete('/local/v1/faults', auth, async (_request, reply) => {
-      faultStore(ctx).clear();
+    app.delete('/local/v1/faults', auth, async (request, reply) => {
+      faultStore(ctx).clear(clientOf(request));
       return reply.code(204).send();
     });
 
     app.post<{ Params: { id: string } }>('/local/v1/deliveries/:id/redeliver', auth, async (request, reply) => {
       const id = deliveryIdSchema.safeParse(request.params.id);
       if (!id.success) throw new HttpError(400, formatIssues(id.error));
+      const known = findDelivery(ctx.db, clientOf(request), id.data);
+      if (!known) throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
+      const now = Date.now();
+      const last = lastRedelivery.get(known.eventId);
+      if (last !== undefined && now - last < REDELIVER_INTERVAL_MS) {
+        const wait = Math.ceil((REDELIVER_INTERVAL_MS - (now - last)) / 1000);
+        throw new HttpError(429, [`the event of delivery ${id.data} was sent again less than ${REDELIVER_INTERVAL_MS / 1000} s ago; try again in ${wait} s`],
+          {}, { 'Retry-After': String(wait) });
+      }
       const attempt = ctx.deliveries.redeliver(clientOf(request), id.data);
       if (!attempt) throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
+      for (const [event, at] of lastRedelivery) if (now - at >= REDELIVER_INTERVAL_MS) lastRedelivery.delete(event);
+      lastRedelivery.set(known.eventId, now);
       return reply.code(202).send(attempt);
     });
   };

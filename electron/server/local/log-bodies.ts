@@ -5,8 +5,12 @@ export const BODY_LIMIT = 4096;
 export const MASK = '***';
 
 const SECRET_KEYS = 'access_token|refresh_token|id_token|client_secret|secret|password';
-// Also masks a value the cut left unterminated, so half a secret is never kept either.
-const JSON_SECRET_RE = new RegExp(`"(${SECRET_KEYS})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*(?:"|$)`, 'g');
+/** Personal data of records: kept out of the log like secrets (the log is for debugging traffic, not payroll). */
+const PERSONAL_KEYS = 'ssn|lastName|firstName';
+// Also masks a value the cut left unterminated, so half a secret is never kept either; a personal field is
+// masked whatever its JSON type (a wrongly typed ssn is still an ssn).
+const JSON_SECRET_RE = new RegExp(
+  `"(${SECRET_KEYS}|${PERSONAL_KEYS})"(\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*(?:"|$)|(?<=(?:${PERSONAL_KEYS})"\\s*:\\s*)[^,}\\]\\s]+)`, 'g');
 const FORM_SECRET_RE = new RegExp(`(^|&)(${SECRET_KEYS})=[^&]*`, 'g');
 
 export const maskJsonSecrets = (text: string) => text.replace(JSON_SECRET_RE, `"$1"$2"${MASK}"`);

@@ -130,6 +130,8 @@ function responseBodyText(payload: unknown): string | null {
 }
 
 const responses = new WeakMap<FastifyRequest, unknown>();
+const started = new WeakMap<FastifyRequest, bigint>();
+const startedAt = (request: FastifyRequest) => started.get(request) ?? process.hrtime.bigint();
 
 function rowOf(request: FastifyRequest, reply: FastifyReply, status: number): Row {
   const elapsed = reply.elapsedTime;
@@ -144,12 +146,30 @@ export function installRequestLog(app: FastifyInstance, ctx: ServerContext): voi
   const writer = createWriter(ctx);
   logs.set(ctx, writer);
 
+  app.addHook('onRequest', (request, _reply, done) => {
+    started.set(request, process.hrtime.bigint());
+    done();
+  });
   app.addHook('onSend', (request, _reply, payload, done) => {
     responses.set(request, payload);
     done(null, payload);
   });
+  // A request is logged once: at its answer, or when its client went away before it (an aborted upload).
+  const logged = new WeakSet<FastifyRequest>();
   app.addHook('onResponse', (request, reply, done) => {
-    writer.add(rowOf(request, reply, reply.statusCode));
+    if (!logged.has(request)) {
+      logged.add(request);
+      writer.add(rowOf(request, reply, reply.statusCode));
+    }
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    if (!logged.has(request)) {
+      logged.add(request);
+      // Status 0: no answer reached the client.
+      const reply = { elapsedTime: Number(process.hrtime.bigint() - startedAt(request)) / 1e6 } as FastifyReply;
+      writer.add(rowOf(request, reply, 0));
+    }
     done();
   });
   app.addHook('onClose', (_instance, done) => {
