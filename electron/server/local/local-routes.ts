@@ -110,6 +110,7 @@ export function localRoutes(ctx: ServerContext) {
     app.post<{ Params: { id: string } }>('/local/v1/deliveries/:id/redeliver', auth, async (request, reply) => {
       const id = deliveryIdSchema.safeParse(request.params.id);
       if (!id.success) throw new HttpError(400, formatIssues(id.error));
+      if (id.data < 1) throw new HttpError(400, ['the delivery id must be a whole number from 1 (ids start at 1)']);
       const known = findDelivery(ctx.db, clientOf(request), id.data);
       if (!known) throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
       const now = Date.now();

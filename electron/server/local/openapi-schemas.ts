@@ -124,14 +124,22 @@ export function componentSchemas(): Record<SchemaName, JsonSchema> {
 }
 
 /** The query parameters of a (strict object) query schema, as OpenAPI parameter objects. */
-export function queryParameters(schema: z.ZodType, descriptions: Record<string, string> = {}): Record<string, unknown>[] {
+/** A query parameter that the server reads as a whole number: its range, and its default when absent. */
+export type IntegerParam = { minimum: number; maximum: number; default?: number };
+
+/**
+ * Query parameters of a zod query schema. Values arrive as strings, so zod sees strings; the document says what
+ * they mean to a client and a validating proxy: `integers` gives the whole-number parameters with their ranges.
+ */
+export function queryParameters(schema: z.ZodType, descriptions: Record<string, string> = {}, integers: Record<string, IntegerParam> = {}): Record<string, unknown>[] {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema & { required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {
     const description = descriptions[name] ?? prop.description;
+    const integer = Object.hasOwn(integers, name) ? integers[name] : undefined;
     return {
       name, in: 'query', required: (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
-      schema: prop,
+      schema: integer ? { type: 'integer', ...integer } : prop,
     };
   });
 }

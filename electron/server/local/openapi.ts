@@ -39,6 +39,11 @@ function errors(codes: number[], overrides: Record<number, string> = {}): Record
   );
 }
 
+const LIMIT_PARAM = { minimum: 1, maximum: LIMITS.deliveriesMaxLimit, default: LIMITS.deliveriesDefaultLimit };
+/** The largest id the server reads (15 digits). */
+export const MAX_ID = 999_999_999_999_999;
+const positiveId = { type: 'integer', minimum: 1, maximum: MAX_ID };
+
 const bearer = (scope?: string) => [{ bearerAuth: scope ? [scope] : [] }];
 const LOCAL_AUTH = 'Any valid access token of a configured client (no scope needed); only the caller\'s own data is shown.';
 
@@ -122,7 +127,15 @@ function paths(): Record<string, Record<string, Operation>> {
         ],
         requestBody: { required: true, content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv', maxLength: LIMITS.fileBytes } } } },
         responses: {
-          200: ok('stored; processing starts', undefined, { ETag: { description: '"<md5 of the body>"', schema: { type: 'string' } } }),
+          200: ok('stored; processing starts', {
+            type: 'object', required: ['importId', 'status', 'size', 'checksum'], additionalProperties: false,
+            properties: {
+              importId: { type: 'string', description: 'the import the file became (GET /local/v1/imports/{id})' },
+              status: { type: 'string', const: 'QUEUED' },
+              size: { type: 'integer', minimum: 0, description: 'bytes received' },
+              checksum: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'MD5 of the body, lower-case hex' },
+            },
+          }, { ETag: { description: '"<md5 of the body>"', schema: { type: 'string' } } }),
           ...errors([400, 403, 404, 409, 413, 415], {
             400: 'the MD5 of the body differs from the declared checksum; nothing kept, the grant stays usable until it expires',
             403: 'bad or missing signature, or the address expired',
@@ -141,14 +154,14 @@ function paths(): Record<string, Record<string, Operation>> {
         parameters: queryParameters(deliveriesQuerySchema, {
           status: '1 PENDING, 2 SUCCESS, 3 FAILED', maxRetries: 'keeps attempts with attemptCount <= maxRetries (0..5)',
           limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}`,
-        }),
+        }, { status: { minimum: 1, maximum: 3 }, maxRetries: { minimum: 0, maximum: LIMITS.deliveryRetries }, limit: LIMIT_PARAM }),
         responses: { 200: ok('the attempts', arrayOf('DeliveryAttempt')), ...errors([400, 401, 403]) },
       },
     },
     '/law/api/v1/deliveries/{id}': {
       get: {
         operationId: 'getDelivery', tags: ['deliveries'], security: bearer('deliveries:read'),
-        parameters: [idParam('delivery attempt id', { type: 'string', pattern: '^\\d+$' })],
+        parameters: [idParam('delivery attempt id', positiveId)],
         responses: { 200: ok('the attempt', ref('DeliveryAttempt')), ...errors([400, 401, 403, 404], { 400: 'the id is not a whole number' }) },
       },
     },
@@ -172,7 +185,7 @@ function localPaths(): Record<string, Record<string, Operation>> {
     '/local/v1/imports': {
       get: local({
         operationId: 'listImports', summary: 'Import results (JSON batches and uploaded files), newest first',
-        parameters: queryParameters(importsQuerySchema, { limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}` }),
+        parameters: queryParameters(importsQuerySchema, { limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}` }, { limit: LIMIT_PARAM }),
         responses: { 200: ok('the imports', arrayOf('ImportResult')), ...errors([400, 401]) },
       }),
     },
@@ -185,7 +198,8 @@ function localPaths(): Record<string, Record<string, Operation>> {
     '/local/v1/requests': {
       get: local({
         operationId: 'listRequests', summary: 'The request log, newest first: the caller\'s requests and those of no known client',
-        parameters: queryParameters(requestsQuerySchema, { limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}` }),
+        parameters: queryParameters(requestsQuerySchema, { limit: `1..${LIMITS.deliveriesMaxLimit}, default ${LIMITS.deliveriesDefaultLimit}` },
+          { limit: LIMIT_PARAM, status: { minimum: 0, maximum: 599 } }),
         responses: { 200: ok('log rows (the newest 10,000 are kept)', arrayOf('RequestLogEntry')), ...errors([400, 401]) },
       }),
     },
@@ -213,7 +227,7 @@ function localPaths(): Record<string, Record<string, Operation>> {
     '/local/v1/deliveries/{id}/redeliver': {
       post: local({
         operationId: 'redeliver', summary: 'Send the event of a delivery attempt again now, as a new RETRY attempt outside the retry budget',
-        parameters: [idParam('delivery attempt id', { type: 'string', pattern: '^\\d+$' })],
+        parameters: [idParam('delivery attempt id', positiveId)],
         responses: { 202: ok('the new attempt, PENDING', ref('DeliveryAttempt')), ...errors([400, 401, 404], { 400: 'the id is not a whole number' }) },
       }),
     },
@@ -239,6 +253,23 @@ const WEBHOOK_HEADERS = [
 
 let cached: { baseUrl: string; document: Record<string, unknown> } | undefined;
 
+/**
+ * Every path answers a method it does not list with 405 and an Allow header; OpenAPI cannot describe a method
+ * that has no operation, so each operation lists the 405 its path gives to the others.
+ */
+function withMethodNotAllowed(all: Record<string, Record<string, Operation>>): Record<string, Record<string, Operation>> {
+  return Object.fromEntries(Object.entries(all).map(([path, operations]) => {
+    const methods = Object.keys(operations).map((m) => m.toUpperCase());
+    if (methods.includes('GET')) methods.push('HEAD');
+    const response = {
+      ...ok(`any other method than ${methods.join(', ')} on this path`, ref('ErrorBody')),
+      headers: { Allow: { description: 'the methods this path takes', schema: { type: 'string' } } },
+    };
+    return [path, Object.fromEntries(Object.entries(operations).map(([method, op]) =>
+      [method, { ...op, responses: { ...(op.responses as Record<string, unknown>), 405: response } }]))];
+  }));
+}
+
 /** The document; `baseUrl` becomes its server. Built once: the contract does not change while running. */
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
   if (cached?.baseUrl !== baseUrl) cached = { baseUrl, document: buildDocument(baseUrl) };
@@ -256,7 +287,7 @@ function buildDocument(baseUrl: string): Record<string, unknown> {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     tags: ['auth', 'imports', 'files', 'deliveries', 'local'].map((name) => ({ name })),
-    paths: withTraceHeaders(paths()),
+    paths: withTraceHeaders(withMethodNotAllowed(paths())),
     webhooks: {
       importFinished: {
         post: {
