@@ -130,6 +130,8 @@ function responseBodyText(payload: unknown): string | null {
 }
 
 const responses = new WeakMap<FastifyRequest, unknown>();
+// A request is logged once: at its answer, when fault injection dropped it, or when its client went away first.
+const logged = new WeakSet<FastifyRequest>();
 const started = new WeakMap<FastifyRequest, bigint>();
 const startedAt = (request: FastifyRequest) => started.get(request) ?? process.hrtime.bigint();
 
@@ -154,8 +156,6 @@ export function installRequestLog(app: FastifyInstance, ctx: ServerContext): voi
     responses.set(request, payload);
     done(null, payload);
   });
-  // A request is logged once: at its answer, or when its client went away before it (an aborted upload).
-  const logged = new WeakSet<FastifyRequest>();
   app.addHook('onResponse', (request, reply, done) => {
     if (!logged.has(request)) {
       logged.add(request);
@@ -180,6 +180,8 @@ export function installRequestLog(app: FastifyInstance, ctx: ServerContext): voi
 
 /** Records a request that fault injection dropped without an answer (status 0). */
 export function noteDropped(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): void {
+  if (logged.has(request)) return;
+  logged.add(request);
   logs.get(ctx)?.add(rowOf(request, reply, 0));
 }
 
