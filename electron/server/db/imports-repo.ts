@@ -33,6 +33,15 @@ export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | '
   return receivedAt;
 }
 
+/** Records an import that was processed as it arrived (one write instead of an insert and an update). */
+export function insertFinishedImport(db: Db, row: ImportRow): void {
+  statement(db,
+    `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, accepted, rejected, errors, reason, received_at, processed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(row.id, row.client_id, row.kind, row.source, row.file_name, row.status, row.records, row.accepted, row.rejected, row.errors,
+    row.reason, row.received_at, row.processed_at);
+}
+
 /** The records of a JSON batch as they were accepted. */
 export function importRecords(row: ImportRow): unknown[] {
   if (row.parsed) return row.parsed;

@@ -22,6 +22,8 @@ export type Processor = {
   resume(): void;
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void>;
+  /** Whether nothing is queued or running now: an import received now may then be processed at once, in order. */
+  isIdle(): boolean;
   stop(): Promise<void>;
 };
 
@@ -119,6 +121,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     async idle() {
       while (running) await running;
     },
+    isIdle: () => !stopped && queue.length === 0 && running === undefined,
     async stop() {
       stopped = true;
       queue.length = 0;

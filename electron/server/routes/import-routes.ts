@@ -5,7 +5,9 @@ import type { CensusRecord, ImportCreated, ReceiptRecord, RecordKind } from '../
 import { LIMITS, batchSchemas, formatIssues, quickRecordCheck } from '../../../shared';
 import { requireScope } from '../auth/require-scope';
 import type { ServerContext } from '../context';
-import { insertImport } from '../db/imports-repo';
+import type { ImportRow } from '../db/imports-repo';
+import { MAX_KEPT_ERRORS, insertFinishedImport, insertImport, toImportResult } from '../db/imports-repo';
+import { processJsonBatch } from '../processing/json-batches';
 import { HttpError } from '../http/http-error';
 
 function repeats<T>(records: T[], key: (r: T) => string, describe: (r: T) => string): string[] {
@@ -32,6 +34,26 @@ export function batchRuleViolations(kind: RecordKind, records: unknown[]): strin
     (r) => JSON.stringify([r.employeeRegistration, r.paymentDate, r.amount]),
     (r) => `the receipt (employeeRegistration ${r.employeeRegistration}, paymentDate ${r.paymentDate}, amount ${r.amount})`,
   );
+}
+
+/** Batches up to this size may be processed as they are recorded; larger ones would delay their own 201. */
+const INLINE_MAX_RECORDS = 100;
+
+/** Processes a batch inside the current write and records it finished; returns its row. */
+function processedAtOnce(ctx: ServerContext, batch: { id: string; clientId: string; kind: RecordKind; records: unknown[] }): ImportRow {
+  const now = new Date().toISOString();
+  const row: ImportRow = {
+    id: batch.id, client_id: batch.clientId, kind: batch.kind, source: 'json', file_name: null, status: 'PROCESSING',
+    records: batch.records.length, accepted: 0, rejected: 0, errors: '[]', reason: null, payload: null, received_at: now,
+    processed_at: null, parsed: batch.records,
+  };
+  const outcome = processJsonBatch(ctx.db, row);
+  const finished: ImportRow = outcome.status === 'PROCESSED'
+    ? { ...row, status: 'PROCESSED', accepted: outcome.accepted, rejected: outcome.rejected,
+      errors: JSON.stringify(outcome.errors.slice(0, MAX_KEPT_ERRORS)), processed_at: now, parsed: undefined }
+    : { ...row, status: 'REJECTED', reason: outcome.reason, processed_at: now, parsed: undefined };
+  insertFinishedImport(ctx.db, finished);
+  return finished;
 }
 
 const quick = { census: quickRecordCheck('census'), receipt: quickRecordCheck('receipt') };
@@ -64,14 +86,34 @@ export function importRoutes(ctx: ServerContext) {
           if (violations.length) throw new HttpError(422, violations);
 
           const id = randomUUID();
-          const payload = JSON.stringify(records);
-          const receivedAt = await ctx.writes.run(() => insertImport(ctx.db, {
-            id, client_id: request.clientId as string, kind, source: 'json', status: 'QUEUED', records: records.length, payload,
-          }));
-          ctx.processor.schedule(id, {
-            id, client_id: request.clientId as string, kind, source: 'json', file_name: null, status: 'QUEUED', records: records.length,
-            accepted: 0, rejected: 0, errors: '[]', reason: null, payload: null, received_at: receivedAt, processed_at: null, parsed: records,
+          const clientId = request.clientId as string;
+          const accepted = await ctx.writes.run((): { inline: ImportRow } | { receivedAt: string } => {
+            // Nothing else waiting: a small batch is processed in the same transaction that records it, so it costs
+            // one write and no payload (docs/service-decisions.md §3: imports are still processed in arrival order).
+            if (records.length <= INLINE_MAX_RECORDS && ctx.processor.isIdle()) {
+              try {
+                return { inline: processedAtOnce(ctx, { id, clientId, kind, records }) };
+              } catch (error) {
+                // Queued instead: the processor reports what fails there.
+                ctx.logger.warn(`import ${id} could not be processed at once: ${(error as Error).message}`);
+              }
+            }
+            const receivedAt = insertImport(ctx.db, {
+              id, client_id: clientId, kind, source: 'json', status: 'QUEUED', records: records.length, payload: JSON.stringify(records),
+            });
+            return { receivedAt };
           });
+          let receivedAt: string;
+          if ('inline' in accepted) {
+            receivedAt = accepted.inline.received_at;
+            ctx.deliveries.importFinished(clientId, toImportResult(accepted.inline));
+          } else {
+            receivedAt = accepted.receivedAt;
+            ctx.processor.schedule(id, {
+              id, client_id: clientId, kind, source: 'json', file_name: null, status: 'QUEUED', records: records.length,
+              accepted: 0, rejected: 0, errors: '[]', reason: null, payload: null, received_at: receivedAt, processed_at: null, parsed: records,
+            });
+          }
           const body: ImportCreated = { id, status: 'QUEUED', records: records.length, receivedAt };
           return reply.code(201).header('Location', `/local/v1/imports/${id}`).send(body);
         },
