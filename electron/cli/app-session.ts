@@ -25,6 +25,8 @@ export async function openAppSession(
   ctx: CliContext,
   flags: { env?: string; baseUrl?: string; embedLocal?: boolean; retry?: Partial<RetryPolicy>; files?: boolean },
   logger: Logger,
+  /** Runs before the app starts: output attached here also shows what the start says ("resuming 2 uploads"). */
+  beforeStart?: (app: PayrollApp) => void,
 ): Promise<AppSession> {
   const profile = profileOf(flags.env, ctx.settings);
   let embedded: EmbeddedServer | undefined;
@@ -39,6 +41,7 @@ export async function openAppSession(
       ...claimTimeout(),
     });
     try {
+      beforeStart?.(app);
       await app.start();
     } catch (error) {
       await app.stop().catch(() => undefined);

@@ -65,13 +65,15 @@ export async function watchCommand(args: string[]): Promise<number> {
   if (values.once && !info?.isDirectory()) throw new Error(`${folder} is not a folder`);
 
   const logger = createLogger('watch');
+  const json = Boolean(values.json);
+  let detach: () => void = () => undefined;
   const session = await openAppSession(ctx, {
     env: values.env, baseUrl: values['base-url'], embedLocal: true,
     ...(values.once ? { retry: { giveUp: true, failAfter: 5, maxMs: 30_000 } } : {}),
-  }, logger);
+  }, logger, (opened) => {
+    detach = attachOutput(opened, { json, tty: Boolean(process.stderr.isTTY) && !json });
+  });
   const { app } = session;
-  const json = Boolean(values.json);
-  const detach = attachOutput(app, { json, tty: Boolean(process.stderr.isTTY) && !json });
   // In local mode the clerk sees what the service made of each file: rows accepted and refused, with reasons.
   const results = new Set<Promise<void>>();
   if (session.embedded || app.profile === 'local') {

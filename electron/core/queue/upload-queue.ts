@@ -148,8 +148,16 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     const run = step(job)
       .catch((error: unknown) => {
         if (closed) return;
-        const latest = journal.job(job.id) ?? job;
-        onError(latest, error);
+        try {
+          const latest = journal.job(job.id) ?? job;
+          onError(latest, error);
+        } catch (failure) {
+          // The journal itself cannot be written (a full disk): the job keeps its last committed state and is
+          // looked at again at the next pump.
+          const message = `${job.name}: the upload journal could not be written: ${describeError(failure)}`;
+          logger.error(message);
+          emitter.emit('error', new Error(message, { cause: failure }));
+        }
       })
       .finally(() => {
         busy.delete(job.id);
