@@ -135,6 +135,30 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
     expect(uploaded(server, md5(content))).toBe(1);
   }, 120_000);
 
+  it('on Ctrl-C says what was interrupted, and the next start says what it resumes', async () => {
+    const env = await envFor();
+    const dir = await folder();
+    const token = await getToken(server.url);
+    await api(server.url, token, 'PUT', '/local/v1/faults', [{ pathPrefix: '/uploads/', latencyMs: 5_000 }]);
+    const content = censusCsv('interrupted');
+    try {
+      const watch = startCli(['watch', dir, '--base-url', server.url], env);
+      await writeFile(join(dir, 'census-interrupted.csv'), content);
+      await eventually(() => server.ctx.db.prepare('SELECT 1 FROM files WHERE checksum = ?').get(md5(content)) ? true : undefined, 30_000);
+      await new Promise((r) => setTimeout(r, 500));
+      watch.child.kill('SIGINT');
+      expect(await watch.exited).toBe(0);
+      expect(watch.stderr()).toMatch(/interrupted: 1 file\(s\) not finished \(census-interrupted\.csv\); they resume at the next start/);
+    } finally {
+      await api(server.url, token, 'DELETE', '/local/v1/faults');
+    }
+    const again = await runCli(['watch', dir, '--base-url', server.url, '--once'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/resuming 1 upload from the last run/);
+    expect(uploaded(server, md5(content))).toBe(1);
+    expect(again.stdout.match(/uploaded\s+census-interrupted\.csv/g)).toHaveLength(1);
+  }, 120_000);
+
   it('refuses a symbolic link to a file outside the folder: the link is moved to rejected/, its target never read', async () => {
     const env = await envFor();
     const dir = await folder();
