@@ -16,6 +16,7 @@ import { mb, median, peakRss, printFigures, timed, writeCensusCsv } from './benc
 import { manualUploadMs, md5sumMs, shellLoopMs } from './upload-baseline';
 import { fetchToken, startServerChild, type BenchServer } from './upload-server';
 import { startUploader, type Phases } from './upload-uploader';
+import { sharedFolderFigure } from './upload-shared';
 
 const BIG_BYTES = 100 * 1024 * 1024 - 1024;
 const SMALL_FILES = 1000;
@@ -144,9 +145,9 @@ async function smallFilesFigure(dir: string, server: BenchServer, token: string)
   };
 }
 
-/** `npm run bench:upload -- small md5` runs only those figures (rss, md5, preflight, big, small); default all. */
+/** `npm run bench:upload -- small md5` runs only those figures (rss, md5, preflight, big, small, shared); default all. */
 const only = process.argv.slice(2);
-const FIGURES = ['rss', 'md5', 'preflight', 'big', 'small'];
+const FIGURES = ['rss', 'md5', 'preflight', 'big', 'small', 'shared'];
 const wanted = (figure: string) => only.length === 0 || only.includes(figure);
 
 async function main(): Promise<void> {
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
       if (wanted('big')) figures.push(await bigUploadFigure(dir, server, token, ours.path, (await bigFile(dir, 'big-theirs', 10_000_000)).path));
     }
     if (wanted('small')) figures.push(await smallFilesFigure(dir, server, token));
+    if (wanted('shared')) figures.push(await sharedFolderFigure(dir, server, token, SMALL_FILES));
   } finally {
     await server?.stop();
     await rm(dir, { recursive: true, force: true });

@@ -36,7 +36,7 @@ export function usageErrors<T>(parse: () => T): T {
 export function apiFor(ctx: CliContext, profile: ProfileName, baseUrlOverride?: string, credentials?: () => Promise<{ clientId: string; clientSecret: string }>): ApiClient {
   const settings = ctx.settings.get();
   return createApiClient({
-    baseUrl: requireBaseUrl(settings, profile, baseUrlOverride),
+    baseUrl: requireBaseUrl(settings, profile, baseUrlOverride, ctx.settings.path),
     credentials: credentials ?? (() => resolveCredentials({ profile, settings: ctx.settings.get(), store: ctx.secrets })),
     ...(settings.proxy ? { proxy: settings.proxy } : {}),
     logger: createLogger('api'),

@@ -4,7 +4,7 @@ import type { DeliveryAttempt } from '../../shared';
 import { apiFor, openCliContext, profileOf, usageErrors } from './cli-context';
 import { EXIT, UsageError } from './usage-error';
 
-export const DELIVERIES_USAGE = `Usage: payroll-uploader deliveries [--env E] [--base-url URL] [--status 1|2|3] [--max-retries N] [--limit N] [--id N] [--json]
+export const DELIVERIES_USAGE = `Usage: payroll-uploader deliveries [--env E] [--base-url URL] [--status 1|2|3|PENDING|SUCCESS|FAILED] [--max-retries N] [--limit N] [--id N] [--json]
 
   Lists the service's webhook delivery attempts, newest first (status 1 PENDING, 2 SUCCESS, 3 FAILED;
   --max-retries keeps attempts with at most N retries before them; --limit 1..1000, default 100),
@@ -13,10 +13,21 @@ export const DELIVERIES_USAGE = `Usage: payroll-uploader deliveries [--env E] [-
 const TYPE = { 1: 'NEW', 2: 'RETRY' } as const;
 const STATUS = { 1: 'PENDING', 2: 'SUCCESS', 3: 'FAILED' } as const;
 
-function wholeNumber(flag: string, value: string | undefined): number | undefined {
+function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, not "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  }
   return Number(value);
+}
+
+/** `--status 1|2|3` or its name (`PENDING`, `SUCCESS`, `FAILED`, any case). */
+function statusOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const byName = Object.entries(STATUS).find(([, name]) => name === value.toUpperCase());
+  if (byName) return Number(byName[0]);
+  if (/^[123]$/.test(value)) return Number(value);
+  throw new UsageError(`--status must be 1 (PENDING), 2 (SUCCESS) or 3 (FAILED), or one of those names, not "${value}"`);
 }
 
 export function deliveriesTable(items: DeliveryAttempt[]): string {
@@ -36,17 +47,20 @@ export async function deliveriesCommand(args: string[]): Promise<number> {
       limit: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean' },
     },
   }));
+  // Every flag is checked before anything is sent: a bad value is a usage error (exit 2), not the service's 400.
+  const id = wholeNumber('--id', values.id, 1, Number.MAX_SAFE_INTEGER);
+  const filter = {
+    status: statusOf(values.status),
+    maxRetries: wholeNumber('--max-retries', values['max-retries'], 0, 5),
+    limit: wholeNumber('--limit', values.limit, 1, 1000),
+  };
+  if (id !== undefined && (filter.status !== undefined || filter.maxRetries !== undefined || filter.limit !== undefined)) {
+    throw new UsageError('--id shows one attempt: it does not go with --status, --max-retries or --limit');
+  }
   const ctx = openCliContext();
   const api = apiFor(ctx, profileOf(values.env, ctx.settings), values['base-url']);
   try {
-    const id = wholeNumber('--id', values.id);
-    const items = id !== undefined
-      ? [await api.getDelivery(id)]
-      : await api.listDeliveries({
-        status: wholeNumber('--status', values.status),
-        maxRetries: wholeNumber('--max-retries', values['max-retries']),
-        limit: wholeNumber('--limit', values.limit),
-      });
+    const items = id !== undefined ? [await api.getDelivery(id)] : await api.listDeliveries(filter);
     if (values.json) process.stdout.write(`${JSON.stringify(id !== undefined ? items[0] : items)}\n`);
     else process.stdout.write(items.length ? `${deliveriesTable(items)}\n` : 'no delivery attempts\n');
     return EXIT.ok;

@@ -6,6 +6,9 @@ import { serverCommand } from './server-command';
 import { WATCH_USAGE, watchCommand } from './watch-command';
 import { SERVER_USAGE } from './server-flags';
 import { EXIT, UsageError } from './usage-error';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LockedError } from '../lib/process-lock';
 
 type Command = { run(args: string[]): Promise<number>; usage: string; summary: string };
 
@@ -19,11 +22,21 @@ const COMMANDS: Record<string, Command> = {
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
-  return `Usage: payroll-uploader <command> [flags]\n\nCommands:\n${lines.join('\n')}\n\nRun payroll-uploader <command> --help for its flags.`;
+  return `Usage: payroll-uploader <command> [flags]   (or --version)\n\nCommands:\n${lines.join('\n')}\n\nRun payroll-uploader <command> --help for its flags.`;
+}
+
+/** The package's version, read once from package.json beside the sources. */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`payroll-uploader ${version()}\n`);
+    return EXIT.ok;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage()}\n`);
     return name ? EXIT.ok : EXIT.usage;
@@ -40,6 +53,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(args);
   } catch (error) {
+    if (error instanceof LockedError) {
+      process.stderr.write(`payroll-uploader ${name}: ${error.message}\n`);
+      return EXIT.busy;
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`payroll-uploader ${name}: ${error.message}\n\n${command.usage}\n`);
       return EXIT.usage;

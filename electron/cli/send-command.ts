@@ -34,7 +34,7 @@ export async function sendCommand(args: string[]): Promise<number> {
   }
 
   const ctx = openCliContext();
-  const session = await openAppSession(ctx, { env: values.env, baseUrl: values['base-url'] }, createLogger('send'));
+  const session = await openAppSession(ctx, { env: values.env, baseUrl: values['base-url'], files: false }, createLogger('send'));
   try {
     const result = await session.app.sendBatch(kind, records);
     if (values.json) process.stdout.write(`${JSON.stringify({ batch: result.batch, created: result.created ?? null })}\n`);

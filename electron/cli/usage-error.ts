@@ -6,4 +6,5 @@ export class UsageError extends Error {
   }
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** 3: another uploader already works on this data folder (a scheduled run while the app runs, say). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3 } as const;

@@ -1,5 +1,7 @@
 /** `payroll-uploader watch <folder>`: watches a folder and uploads what the payroll system exports into it. */
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import type { ImportResult } from '../../shared';
+import type { Job } from '../core/queue';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isCandidateName } from '../core/watcher';
@@ -9,27 +11,39 @@ import { openCliContext, usageErrors } from './cli-context';
 import { EXIT, UsageError } from './usage-error';
 import { attachOutput } from './watch-output';
 
-export const WATCH_USAGE = `Usage: payroll-uploader watch <folder> [--env local|sandbox|production] [--base-url URL] [--once] [--json]
+export const WATCH_USAGE = `Usage: payroll-uploader watch [<folder>] [--env local|sandbox|production] [--base-url URL] [--once] [--json]
 
-  Watches <folder> and uploads every finished *.csv export through the file handshake; files are then
-  moved to uploaded/<date>/, rejected/ (with <name>.error.txt) or duplicates/.
-  --env local   starts the embedded local server itself (unless --base-url is given)
+  Watches <folder> (default: the watchedFolder setting) and uploads every finished *.csv export through the
+  file handshake; files are then moved to uploaded/<date>/, rejected/ (with <name>.error.txt) or duplicates/.
+  --env local   starts the embedded local server itself (unless --base-url is given), and shows each
+                file's processing result once the server has processed it
   --once        handles the files there now, waits for their uploads, and exits
                 (exit code 1 when any file failed: for scheduled tasks)
   --max-wait S  with --once: how long to wait for a file still being written (default 600 s);
                 a file still changing then stays in place for the next run (exit code 1)
-  --json        one JSON line per event on standard output`;
+  --json        one JSON line per event on standard output
+  Exit code 3: another uploader already works on this data folder.`;
 
 /** How long `--once` waits, by default, for a file to stop changing. */
 const DEFAULT_MAX_WAIT_S = 600;
+/** Processing-result lines shown per file in local mode. */
+const RESULT_ERRORS_SHOWN = 20;
 
 /** The candidate files in the folder right now. */
 async function candidates(folder: string): Promise<Set<string>> {
   const found = new Set<string>();
   for (const entry of await readdir(folder, { withFileTypes: true })) {
-    if (isCandidateName(entry.name) && (entry.isFile() || entry.isSymbolicLink())) found.add(join(folder, entry.name));
+    if (isCandidateName(entry.name) && !entry.isDirectory()) found.add(join(folder, entry.name));
   }
   return found;
+}
+
+function describeImport(job: Job, result: ImportResult): string {
+  if (result.status === 'REJECTED') return `processed ${job.name} (import ${result.id}): the service refused the whole file: ${result.reason ?? 'no reason given'}`;
+  const lines = [`processed ${job.name} (import ${result.id}): ${result.acceptedRecords} row(s) accepted, ${result.rejectedRecords} refused`];
+  for (const e of result.errors.slice(0, RESULT_ERRORS_SHOWN)) lines.push(`    ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);
+  if (result.errors.length > RESULT_ERRORS_SHOWN) lines.push(`    ... and ${result.errors.length - RESULT_ERRORS_SHOWN} more`);
+  return lines.join('\n');
 }
 
 export async function watchCommand(args: string[]): Promise<number> {
@@ -37,48 +51,89 @@ export async function watchCommand(args: string[]): Promise<number> {
     args, allowPositionals: true, strict: true,
     options: { env: { type: 'string' }, 'base-url': { type: 'string' }, once: { type: 'boolean' }, json: { type: 'boolean' }, 'max-wait': { type: 'string' } },
   }));
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give exactly one folder' : 'which folder? payroll-uploader watch <folder>');
-  const folder = resolve(positionals[0]!);
+  if (positionals.length > 1) throw new UsageError('give exactly one folder');
   const maxWait = values['max-wait'] ?? String(DEFAULT_MAX_WAIT_S);
   if (!/^\d+$/.test(maxWait) || Number(maxWait) < 1) throw new UsageError(`--max-wait must be a whole number of seconds, not "${maxWait}"`);
   if (values['max-wait'] !== undefined && !values.once) throw new UsageError('--max-wait goes with --once');
+  const ctx = openCliContext();
+  const given = positionals[0] ?? ctx.settings.get().watchedFolder;
+  if (given === undefined) {
+    throw new UsageError(`which folder? payroll-uploader watch <folder>, or set "watchedFolder" in the settings file ${ctx.settings.path}`);
+  }
+  const folder = resolve(given);
   const info = await stat(folder).catch(() => undefined);
   if (values.once && !info?.isDirectory()) throw new Error(`${folder} is not a folder`);
 
   const logger = createLogger('watch');
-  const ctx = openCliContext();
+  const json = Boolean(values.json);
+  let detach: () => void = () => undefined;
   const session = await openAppSession(ctx, {
     env: values.env, baseUrl: values['base-url'], embedLocal: true,
     ...(values.once ? { retry: { giveUp: true, failAfter: 5, maxMs: 30_000 } } : {}),
-  }, logger);
+  }, logger, (opened) => {
+    detach = attachOutput(opened, { json, tty: Boolean(process.stderr.isTTY) && !json });
+  });
   const { app } = session;
-  const detach = attachOutput(app, { json: Boolean(values.json), tty: Boolean(process.stderr.isTTY) && !values.json });
+  // In local mode the clerk sees what the service made of each file: rows accepted and refused, with reasons.
+  const results = new Set<Promise<void>>();
+  if (session.embedded || app.profile === 'local') {
+    app.on('result', (job) => {
+      if (job.state !== 'uploaded' || !job.importId) return;
+      const shown = app.importResult(job.importId).then((result) => {
+        if (!result) return;
+        if (json) process.stdout.write(`${JSON.stringify({ event: 'import', at: new Date().toISOString(), data: result })}\n`);
+        else process.stdout.write(`${describeImport(job, result)}\n`);
+      }, (error: Error) => logger.warn(`the processing result of ${job.name} could not be fetched: ${error.message}`));
+      results.add(shown);
+      void shown.finally(() => results.delete(shown));
+    });
+  }
+  let interrupted = false;
+  const stopped = new Promise<void>((done) => {
+    const onSignal = () => {
+      interrupted = true;
+      done();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  const sayInterrupted = () => {
+    const open = app.unfinished();
+    if (open.length === 0) return;
+    const names = open.slice(0, 5).map((job) => job.name).join(', ');
+    process.stderr.write(`interrupted: ${open.length} file(s) not finished (${names}${open.length > 5 ? ', ...' : ''}); they resume at the next start\n`);
+  };
   try {
     if (!values.once) {
       if (!info?.isDirectory()) process.stderr.write(`${folder} does not exist yet; waiting for it\n`);
       await app.watch(folder);
       logger.info(`watching ${folder} (${app.profile}, ${app.baseUrl}); Ctrl+C stops`);
-      await new Promise<void>((done) => {
-        process.once('SIGINT', done);
-        process.once('SIGTERM', done);
-      });
+      await stopped;
+      sayInterrupted();
       return EXIT.ok;
     }
     const pending = await candidates(folder);
     const watcher = await app.watch(folder);
     watcher.on('stable', (file) => pending.delete(file.path));
+    watcher.on('refused', (file) => pending.delete(file.path));
     // A scheduled run must end: a file still changing after this long is left for the next run.
     const deadline = Date.now() + Number(maxWait) * 1000;
-    while (pending.size > 0 && Date.now() < deadline) {
+    while (pending.size > 0 && Date.now() < deadline && !interrupted) {
       await new Promise((r) => setTimeout(r, 250));
-      for (const path of pending) if (!(await stat(path).catch(() => undefined))) pending.delete(path);
+      for (const path of pending) if (!(await lstat(path).catch(() => undefined))) pending.delete(path);
     }
     await app.stopWatching();
-    await app.idle();
+    await Promise.race([app.idle(), stopped]);
+    if (interrupted) {
+      sayInterrupted();
+      return EXIT.failure;
+    }
+    await Promise.race([Promise.allSettled([...results]), stopped]);
     const failures = app.failures();
     for (const path of pending) process.stderr.write(`not taken: ${path} was still changing after ${maxWait} s; it stays in place for the next run\n`);
-    if (!values.json) {
-      for (const job of failures) process.stderr.write(`failed: ${job.name}: ${job.lastError ?? job.state}\n`);
+    if (!json) {
+      // Refused files were said when they were filed away; here only what is left unfinished.
+      for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${job.name}: ${job.lastError ?? job.state}; it stays queued for the next run\n`);
     }
     return failures.length > 0 || pending.size > 0 ? EXIT.failure : EXIT.ok;
   } finally {

@@ -1,22 +1,35 @@
 /** What `watch` shows: a progress bar on a terminal, one line per result otherwise, or JSON lines with --json. */
 import type { AppEvents, PayrollApp } from '../core/app';
 import type { Job } from '../core/queue';
+import { setBeforeLogLine } from '../lib/logger';
 
 const BAR = 24;
+/** Row warnings listed in the plain output; the rest are in `<name>.warnings.txt` beside the archived file. */
+const WARNINGS_SHOWN = 20;
 
-function describe(job: Job): string {
+const clock = (at: number) => new Date(at).toLocaleTimeString();
+
+/** The one line (and, for row warnings, the few lines under it) that tells a job's outcome. */
+export function describeResult(job: Job): string {
+  const at = clock(job.archivedAt ?? job.stateChangedAt);
   const where = job.archivedPath ? ` -> ${job.archivedPath}` : '';
   const why = job.lastError ? `: ${job.lastError}` : '';
-  const warnings = job.warnings?.length ? ` (${job.warnings.length} row warning(s))` : '';
-  return `${job.state.padEnd(9)} ${job.name}${warnings}${why}${where}`;
+  const id = job.importId ? ` (import ${job.importId})` : '';
+  const lines = [`${at} ${job.state.padEnd(9)} ${job.name}${id}${why}${where}`];
+  if (job.state === 'uploaded' && job.warningCount > 0) {
+    lines.push(`  ${job.warningCount} row warning(s): the service refuses those rows and takes the others${job.warningsPath ? ` (listed in ${job.warningsPath})` : ''}`);
+    for (const w of job.warnings.slice(0, WARNINGS_SHOWN)) lines.push(`    ${w.line !== undefined ? `line ${w.line}: ` : ''}${w.message}`);
+    if (job.warningCount > WARNINGS_SHOWN) lines.push(`    ... and ${job.warningCount - WARNINGS_SHOWN} more`);
+  }
+  return lines.join('\n');
 }
 
 export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolean }, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): () => void {
   const offs: (() => void)[] = [];
   if (mode.json) {
-    for (const name of ['job', 'progress', 'result', 'batch', 'folder', 'error'] as const) {
+    for (const name of ['job', 'progress', 'result', 'batch', 'folder', 'ignored', 'notice', 'error'] as const) {
       offs.push(app.on(name, (payload: AppEvents[typeof name]) => {
-        const data = payload instanceof Error ? { message: payload.message } : payload;
+        const data = payload instanceof Error ? { message: payload.message } : typeof payload === 'string' ? { message: payload } : payload;
         out.write(`${JSON.stringify({ event: name, at: new Date().toISOString(), data })}\n`);
       }));
     }
@@ -27,6 +40,8 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
     if (barShown) err.write('\r\x1b[2K');
     barShown = false;
   };
+  // Log lines clear the bar first; the next progress event draws it again.
+  if (mode.tty) setBeforeLogLine(clearBar);
   const names = new Map<number, string>();
   offs.push(app.on('job', (job) => names.set(job.id, job.name)));
   if (mode.tty) {
@@ -37,13 +52,26 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
       barShown = true;
     }));
   }
+  const said = new Set<number>();
   offs.push(app.on('result', (job) => {
+    // Each outcome is said once (a restart may report a job filed away before it again).
+    if (said.has(job.id)) return;
+    said.add(job.id);
     clearBar();
-    out.write(`${describe(job)}\n`);
+    // A refusal is a failure: on standard error, like every other failure.
+    (job.state === 'rejected' ? err : out).write(`${describeResult(job)}\n`);
   }));
   offs.push(app.on('folder', ({ folder, present }) => {
     clearBar();
     err.write(present ? `the folder ${folder} is back; watching again\n` : `the folder ${folder} is gone; waiting for it to come back\n`);
+  }));
+  offs.push(app.on('ignored', ({ name }) => {
+    clearBar();
+    err.write(`ignored: ${name} is not a .csv export\n`);
+  }));
+  offs.push(app.on('notice', (text) => {
+    clearBar();
+    err.write(`${text}\n`);
   }));
   offs.push(app.on('error', (error) => {
     clearBar();
@@ -51,6 +79,7 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
   }));
   return () => {
     clearBar();
+    if (mode.tty) setBeforeLogLine(undefined);
     offs.forEach((off) => off());
   };
 }

@@ -1,3 +1,4 @@
+import { backoffMs } from './backoff';
 /** How the watcher reacts to a failed stat/open/readdir. */
 export type FsErrorKind = 'gone' | 'busy' | 'other';
 
@@ -26,7 +27,8 @@ export function classifyFsError(error: unknown): FsErrorKind {
 
 /** Delay before retry number `attempt` (0-based): doubling from `baseMs`, capped at `maxMs`. */
 export function busyBackoffMs(attempt: number, baseMs: number, maxMs = 5_000): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
+  // No jitter: one process retrying its own locked file has nobody to fall into step with.
+  return backoffMs(attempt, { baseMs, maxMs, jitter: 'none' });
 }
 
 export function describeError(error: unknown): string {

@@ -16,10 +16,32 @@ function threshold(): number {
   return LEVELS[wanted] ?? LEVELS.info;
 }
 
-export function createLogger(prefix: string, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+let beforeLine: (() => void) | undefined;
+
+/**
+ * Called before every log line goes to stderr: a terminal progress bar clears its line there, so a log line never
+ * lands in the middle of the bar. `undefined` removes the hook.
+ */
+export function setBeforeLogLine(hook: (() => void) | undefined): void {
+  beforeLine = hook;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** `YYYY-MM-DD HH:MM:SS.mmm` in the machine's own time zone: the clerk reads the logs on local time. */
+export function localTimestamp(at = new Date()): string {
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
+}
+
+const toStderr = (line: string): void => {
+  beforeLine?.();
+  process.stderr.write(line);
+};
+
+export function createLogger(prefix: string, write: (line: string) => void = toStderr): Logger {
   const at = threshold();
   const log = (level: Exclude<Level, 'silent'>) => (message: string) => {
-    if (LEVELS[level] >= at) write(`${new Date().toISOString()} ${level.toUpperCase()} [${prefix}] ${message}\n`);
+    if (LEVELS[level] >= at) write(`${localTimestamp()} ${level.toUpperCase()} [${prefix}] ${message}\n`);
   };
   return {
     debug: log('debug'),

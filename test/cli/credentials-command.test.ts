@@ -40,6 +40,9 @@ describe('payroll-uploader credentials (real gnome-keyring)', () => {
     const status = await cli(['status', '--env', 'local', '--json']);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'local', clientId: 'acme', secretStored: true, keychainAvailable: true });
+    // The local profile keeps its default address (a profile object in the file would otherwise replace it).
+    const settings = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8')) as { profiles: { local: { baseUrl?: string; clientId?: string } } };
+    expect(settings.profiles.local).toEqual({ baseUrl: 'http://127.0.0.1:8787', clientId: 'acme' });
     for (const name of await readdir(dataDir, { recursive: true })) {
       const text = await readFile(join(dataDir, name)).catch(() => Buffer.alloc(0));
       expect(text.includes(SECRET), name).toBe(false);

@@ -195,9 +195,17 @@ describe('payroll-uploader watch, send and deliveries', () => {
     const listed = await runCli(['deliveries', '--base-url', server.url, '--json', '--limit', '5'], env);
     expect(listed.code).toBe(0);
     expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
-    const bad = await runCli(['deliveries', '--base-url', server.url, '--status', '9'], env);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/status/);
+    // A bad flag value is a usage error (exit 2), caught before anything is sent.
+    for (const value of ['9', '7', 'LOST']) {
+      const bad = await runCli(['deliveries', '--base-url', server.url, '--status', value], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--status must be 1 \(PENDING\), 2 \(SUCCESS\) or 3 \(FAILED\)/);
+    }
+    const byName = await runCli(['deliveries', '--base-url', server.url, '--status', 'FAILED', '--json'], env);
+    expect(byName.code).toBe(0);
+    expect((JSON.parse(byName.stdout) as { status: number }[]).every((d) => d.status === 3)).toBe(true);
+    const badLimit = await runCli(['deliveries', '--base-url', server.url, '--limit', '0'], env);
+    expect(badLimit.code).toBe(2);
     const down = await runCli(['deliveries', '--base-url', 'http://127.0.0.1:9'], env);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/cannot reach/);

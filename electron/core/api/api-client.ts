@@ -13,7 +13,7 @@ import type { RetryMode, RetryOptions } from './retry-policy';
 import { DEFAULT_RETRY, doNotRetry, withRetries } from './retry-policy';
 import { errorFromResponse, parseResponse, responseHeader } from './responses';
 import { createTokenCache } from './token-cache';
-import type { UploadOptions } from './upload-file';
+import type { UploadOptions, UploadResult } from './upload-file';
 import { uploadFile } from './upload-file';
 import { checkUrl, joinUrl } from './url-policy';
 
@@ -42,7 +42,7 @@ export type ApiClient = {
   /** POST payroll-submissions: one grant per item, in order. */
   requestGrants(items: FileMetadata[]): Promise<UploadGrant[]>;
   /** PUT the file to a grant's address; the etag is the server's MD5 of what it received (quotes removed). */
-  uploadFile(uploadUrl: string, filePath: string, opts: UploadOptions): Promise<{ etag: string | undefined }>;
+  uploadFile(uploadUrl: string, filePath: string, opts: UploadOptions): Promise<UploadResult>;
   listDeliveries(query?: DeliveriesFilter): Promise<DeliveryAttempt[]>;
   getDelivery(id: number): Promise<DeliveryAttempt>;
   /** GET /local/v1/imports/:id (local server only). */

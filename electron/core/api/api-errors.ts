@@ -86,3 +86,11 @@ export class FileChangedError extends Error {
     this.name = 'FileChangedError';
   }
 }
+
+/** A PUT answered 2xx, but its ETag names another MD5 than the one the address was granted for: not proof of arrival. */
+export class UploadMismatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UploadMismatchError';
+  }
+}

@@ -7,8 +7,8 @@ import { startTestProxy } from '../../../test/helpers/proxy';
 import { NetworkError } from './api-errors';
 import type { ApiClient, ApiClientOptions } from './api-client';
 import { createApiClient } from './api-client';
-import type { TestCert } from './api-test-kit';
-import { makeTestCert } from './api-test-kit';
+import type { TestCert } from '../../../test/helpers/api-kit';
+import { makeTestCert } from '../../../test/helpers/api-kit';
 
 const HOST = 'payroll.test';
 const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'no_proxy', 'NO_PROXY'];

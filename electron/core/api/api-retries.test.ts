@@ -8,7 +8,7 @@ import { startTestProxy } from '../../../test/helpers/proxy';
 import { ApiError, NetworkError } from './api-errors';
 import type { ApiClient, ApiClientOptions } from './api-client';
 import { createApiClient } from './api-client';
-import { loggedRequests, setFaults } from './api-test-kit';
+import { loggedRequests, setFaults } from '../../../test/helpers/api-kit';
 
 const census = (registration: string) => ({
   lastName: 'Silva', firstName: 'Ana', employeeRegistration: registration, hireDate: '2024-03-01', employeeStatus: 'ACTIVE',

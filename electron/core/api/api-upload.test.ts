@@ -86,9 +86,13 @@ describe('file handshake and upload', () => {
     expect(progress.at(-1)).toEqual([size, size]);
     expect(progress.every(([sent, total], i) => total === size && sent <= size && (i === 0 || sent > (progress[i - 1]?.[0] ?? 0)))).toBe(true);
 
-    const again = await api.uploadFile(grants[0]?.uploadUrl ?? '', path, { size }).catch((e: unknown) => e);
-    expect(again).toBeInstanceOf(ApiError);
-    expect((again as ApiError).status).toBe(409);
+    // A second PUT to the used address: the 409 says the service holds this MD5, which proves arrival.
+    const again = await api.uploadFile(grants[0]?.uploadUrl ?? '', path, { size, md5: checksum });
+    expect(again).toMatchObject({ etag: checksum, alreadyUploaded: true, importId: expect.any(String) as string });
+    // For another checksum the same answer proves nothing: an ApiError.
+    const other = await api.uploadFile(grants[0]?.uploadUrl ?? '', path, { size, md5: '0'.repeat(32) }).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(ApiError);
+    expect((other as ApiError).status).toBe(409);
   });
 
   it('reports a tampered address as a 403 with the server message', async () => {

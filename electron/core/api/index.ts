@@ -4,5 +4,5 @@ export { isLoopbackHost } from './url-policy';
 export { ProxyConfigError } from './proxy-config';
 export { DEFAULT_RETRY } from './retry-policy';
 export type { RetryOptions } from './retry-policy';
-export type { UploadOptions } from './upload-file';
+export type { UploadOptions, UploadResult } from './upload-file';
 export { TOKEN_RENEW_MARGIN_MS } from './token-cache';

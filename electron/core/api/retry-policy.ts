@@ -1,4 +1,5 @@
 /** When a failed call is tried again, and after how long: exponential backoff with full jitter, Retry-After honoured. */
+import { backoffMs } from '../../lib/backoff';
 import type { Logger } from '../../lib/logger';
 import { ApiError, NetworkError } from './api-errors';
 import { isTlsFailure } from './http-transport';
@@ -27,10 +28,9 @@ export function isRetryable(error: unknown, mode: RetryMode): boolean {
   return false;
 }
 
-/** Full jitter: a random delay in [0, min(max, base * 2^attempt)). */
+/** Full jitter: a random delay in [0, min(max, base * 2^attempt)) (electron/lib/backoff.ts). */
 export function backoffDelay(attempt: number, options: RetryOptions, random: () => number = Math.random): number {
-  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
-  return Math.floor(random() * ceiling);
+  return backoffMs(attempt, { baseMs: options.baseDelayMs, maxMs: options.maxDelayMs, jitter: 'full' }, random);
 }
 
 /** Retry-After as seconds or an HTTP date, in milliseconds from now; undefined when absent or unreadable. */

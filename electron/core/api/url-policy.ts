@@ -1,4 +1,4 @@
-/** Which addresses the client talks to: HTTPS anywhere, plain HTTP only to this machine (decisions.md section 7). */
+/** Which addresses the client talks to: HTTPS anywhere, plain HTTP only to this machine (docs/service-decisions.md §7). */
 import { isIP } from 'node:net';
 import { InsecureUrlError } from './api-errors';
 

@@ -16,6 +16,15 @@ export type SaveCredentialsOptions = {
 };
 
 /**
+ * The profile's base URL as it is now, written along: a profile object in the file replaces the default one, so
+ * storing only the client id would drop the local profile's default address (http://127.0.0.1:8787).
+ */
+function keptBaseUrl(settings: SettingsStore, profile: ProfileName): { baseUrl?: string } {
+  const baseUrl = settings.get().profiles[profile].baseUrl;
+  return baseUrl ? { baseUrl } : {};
+}
+
+/**
  * Keychain first, so a keychain failure leaves settings unchanged; the previous client's secret is
  * removed afterwards so the keychain does not collect stale secrets.
  */
@@ -26,7 +35,7 @@ export async function saveCredentials(options: SaveCredentialsOptions): Promise<
   if (!checked.success) throw new SettingsValidationError(checked.error.issues.map((i) => `clientId: ${i.message}`));
   const previous = settings.get().profiles[profile].clientId;
   await store.set(profile, clientId, clientSecret);
-  settings.update({ profiles: { [profile]: { clientId } } });
+  settings.update({ profiles: { [profile]: { ...keptBaseUrl(settings, profile), clientId } } });
   if (previous && previous !== clientId) {
     try {
       await store.delete(profile, previous);
@@ -42,6 +51,6 @@ export async function forgetCredentials(options: Omit<SaveCredentialsOptions, 'c
   const clientId = settings.get().profiles[profile].clientId;
   if (!clientId) return false;
   const deleted = await store.delete(profile, clientId);
-  settings.update({ profiles: { [profile]: { clientId: undefined } } });
+  settings.update({ profiles: { [profile]: { ...keptBaseUrl(settings, profile), clientId: undefined } } });
   return deleted;
 }

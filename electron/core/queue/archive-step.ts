@@ -1,8 +1,18 @@
-/** uploaded/rejected/duplicate -> archived: the file moves to its folder; the move is journaled before it happens. */
+/**
+ * uploaded/rejected/duplicate -> archived: the file moves to its folder; the move is journaled before it happens.
+ * Only the very version the outcome is about is filed away: a file replaced or appended to since it was read is a
+ * new version, queued again (the outcome of the earlier version is kept in the journal, nothing is moved).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { archiveDir, completeMove, freeTarget, writeErrorFile } from './archive';
+import { pipeline } from 'node:stream/promises';
+import { identityOf } from '../watcher/stable-file';
+import { archiveDir, completeMove, freeTarget, writeErrorFile, writeWarningsFile } from './archive';
 import { localDay } from './file-facts';
-import { describeError } from '../../lib/fs-errors';
+import { describeError, isGone } from '../../lib/fs-errors';
+import { retryDelayMs } from './backoff';
 import type { Job, OutcomeState } from './job-types';
 import type { QueueCore } from './queue-core';
 
@@ -15,21 +25,90 @@ export function errorFileText(job: Job, at: number): string {
       : 'Row problems:');
     for (const w of job.warnings) lines.push(`  ${w.line !== undefined ? `line ${w.line}: ` : ''}${w.message}`);
   }
-  lines.push('', `Checked ${new Date(at).toISOString()} by Payroll Uploader. Fix the file and save it into the watched folder again.`, '');
+  lines.push('', `Checked ${new Date(at).toLocaleString()} by Payroll Uploader. Fix the file and save it into the watched folder again.`, '');
   return lines.join('\n');
+}
+
+/** The text of `<name>.warnings.txt` beside an uploaded file whose rows had problems (uploaded anyway in 'warn' mode). */
+export function warningsFileText(job: Job, at: number): string {
+  const lines = [
+    `${job.name} was uploaded, but ${job.warningCount} row(s) have problems; the service refuses those rows and accepts the others.`,
+    '', job.warningCount > job.warnings.length ? `Row problems (the first ${job.warnings.length} of ${job.warningCount}):` : 'Row problems:',
+  ];
+  for (const w of job.warnings) lines.push(`  ${w.line !== undefined ? `line ${w.line}: ` : ''}${w.message}`);
+  lines.push('', `Uploaded ${new Date(job.uploadedAt ?? at).toLocaleString()} by Payroll Uploader${job.importId ? ` (import ${job.importId})` : ''}.`, '');
+  return lines.join('\n');
+}
+
+async function md5File(path: string): Promise<string> {
+  const hash = createHash('md5');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * Whether the file at the job's path is still the version the outcome is about: same size, and the same identity
+ * and modification time, or (when only those differ: a tool that rewrote the same bytes) the same checksum.
+ */
+async function versionAtPath(job: Job): Promise<'same' | 'changed' | 'gone'> {
+  let info;
+  try {
+    info = await lstat(job.path);
+  } catch (error) {
+    if (isGone(error)) return 'gone';
+    throw error;
+  }
+  // A path refused without being read as a file (a link, a pipe, a folder named x.csv) is moved as it is, unless
+  // another one took its place.
+  if (!info.isFile()) return job.identity === undefined || job.identity === identityOf(info) ? 'same' : 'changed';
+  if (info.size !== job.size) return 'changed';
+  const sameIdentity = job.identity === undefined || job.identity === identityOf(info);
+  if (sameIdentity && info.mtimeMs === job.mtimeMs) return 'same';
+  if (!job.md5) return 'changed';
+  return (await md5File(job.path)) === job.md5 ? 'same' : 'changed';
+}
+
+/** The file changed after its version was read: that job ends unfiled, and the file is queued again as a new job. */
+async function requeueNewVersion(core: QueueCore, job: Job): Promise<void> {
+  const info = await lstat(job.path).catch(() => undefined);
+  const facts = info ? { size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info) } : { size: job.size, mtimeMs: job.mtimeMs };
+  const what = job.state === 'uploaded' ? 'the earlier version was uploaded' : `the earlier version was ${job.state === 'duplicate' ? 'a duplicate' : 'refused'}`;
+  const note = `the file changed after it was read (${what}); the new version is queued again and this file was not filed away`;
+  core.logger.warn(`${job.name}: ${note}`);
+  const at = core.now();
+  const finished = core.atomically(() => {
+    const done = core.write(job.id, { archivedAt: at, archiveTarget: null, nextAttemptAt: null, lastError: job.state === 'rejected' ? `${job.lastError ?? ''}; ${note}` : note });
+    const fresh = core.journal.insertJob(
+      { path: job.path, name: job.name, ...facts, ...(job.claimedFrom ? { claimedFrom: job.claimedFrom } : {}) },
+      at, localDay(at), job.profile !== undefined && job.baseUrl !== undefined ? { profile: job.profile, baseUrl: job.baseUrl } : undefined,
+    );
+    core.emit('job', fresh);
+    return done;
+  });
+  core.emit('result', finished);
 }
 
 /** Archives one finished job. Throws on file-system failures (the caller retries later). */
 export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
   let job = start;
   const outcome = job.state as OutcomeState;
-  const root = core.settings().archive.dir ?? dirname(job.path);
+  const root = core.settings().archive.dir ?? dirname(job.claimedFrom ?? job.path);
   const dir = archiveDir(root, outcome, localDay(job.uploadedAt ?? job.stateChangedAt));
   const withErrorFile = outcome === 'rejected';
+  const withWarnings = outcome === 'uploaded' && job.warningCount > 0;
   for (let tries = 0; tries < 20; tries += 1) {
-    if (!job.archiveTarget) job = core.write(job.id, { archiveTarget: await freeTarget(dir, job.name, withErrorFile) });
+    // A target journaled before a crash may already hold the file (moved before the crash): completeMove knows.
+    if (!job.archiveTarget) {
+      const version = await versionAtPath(job);
+      if (version === 'changed') return requeueNewVersion(core, job);
+      job = core.write(job.id, { archiveTarget: await freeTarget(dir, job.name, withErrorFile || withWarnings) });
+    }
     const target = job.archiveTarget as string;
-    const result = await completeMove(job.path, target);
+    const result = await completeMove(job.path, target, job.identity);
+    if (result === 'changed') {
+      job = core.write(job.id, { archiveTarget: null });
+      return requeueNewVersion(core, job);
+    }
     if (result === 'taken') {
       // Someone else's file took the name after we chose it (or a crash left it unclear): choose again.
       job = core.write(job.id, { archiveTarget: null });
@@ -40,7 +119,9 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
       job = core.write(job.id, { archivedAt: core.now(), archiveTarget: null, nextAttemptAt: null });
     } else {
       if (withErrorFile) await writeErrorFile(target, errorFileText(job, core.now()));
-      job = core.write(job.id, { archivedPath: target, archivedAt: core.now(), nextAttemptAt: null });
+      let warningsPath: string | undefined;
+      if (withWarnings) warningsPath = await writeWarningsFile(target, warningsFileText(job, core.now()));
+      job = core.write(job.id, { archivedPath: target, archivedAt: core.now(), nextAttemptAt: null, ...(warningsPath ? { warningsPath } : {}) });
     }
     core.emit('result', job);
     return;
@@ -50,7 +131,7 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
 
 /** An archive failure (a locked file, a read-only folder): retried with backoff; the outcome itself stands. */
 export function archiveFailed(core: QueueCore, job: Job, error: unknown): void {
-  const delay = Math.min(core.retry.maxMs, core.retry.baseMs * 2 ** job.attempts);
+  const delay = retryDelayMs(job.attempts + 1, core.retry, core.random);
   core.write(job.id, { attempts: job.attempts + 1, nextAttemptAt: core.now() + delay });
   const message = `${job.name}: moving the file to its archive folder failed: ${describeError(error)}; trying again later`;
   core.logger.warn(message);

@@ -1,4 +1,5 @@
-/** Retry timing of the queue: exponential backoff with jitter, so many clients do not retry in step. */
+/** Retry timing of the queue: the app's one backoff (electron/lib/backoff.ts) with 50..100 % jitter. */
+import { backoffMs } from '../../lib/backoff';
 
 export type RetryPolicy = {
   /** Delay before the first retry. Default 1 s. */
@@ -18,6 +19,5 @@ export const DEFAULT_RETRY: RetryPolicy = { baseMs: 1_000, maxMs: 300_000, failA
 
 /** Delay before retry number `attempt` (1-based): base * 2^(attempt-1), capped, then a random 50..100 %. */
 export function retryDelayMs(attempt: number, policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>, random: () => number = Math.random): number {
-  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(exp * (0.5 + random() * 0.5));
+  return backoffMs(attempt - 1, { baseMs: policy.baseMs, maxMs: policy.maxMs, jitter: 'half' }, random);
 }

@@ -1,5 +1,5 @@
 /**
- * The preflight check of a CSV file against the template (decisions.md section 2): the shared streaming reader of
+ * The preflight check of a CSV file against the template (docs/service-decisions.md §2): the shared streaming reader of
  * electron/lib/csv (strict UTF-8, header checks, each row against the same zod schema as the server).
  */
 import type { RecordError, RecordKind } from '../../../shared';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getToken } from '../../../test/helpers/local-server';
 import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
-import { setFaults } from '../api/api-test-kit';
+import { setFaults } from '../../../test/helpers/api-kit';
 import type { Job } from './job-types';
 import type { UploadQueue } from './upload-queue';
 

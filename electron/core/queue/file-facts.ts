@@ -1,4 +1,4 @@
-/** What a file's name tells: its type by the user's rules, and its reference date (decisions.md section 9). */
+/** What a file's name tells: its type by the user's rules, and its reference date (docs/service-decisions.md §9). */
 import type { FileTypeCode } from '../../../shared';
 import { isRealDate, toReferenceDate } from '../../../shared';
 import type { FileTypeRule } from '../../../shared/settings.schema';

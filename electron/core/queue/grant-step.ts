@@ -4,6 +4,9 @@ import { classify, reasonOf } from './failures';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
 
+/** The scope the handshake POST needs (docs/service-decisions.md §5). */
+export const HANDSHAKE_SCOPE = 'submissions:write';
+
 /** Grants are used only while this much of their life remains (or half their life, for very short-lived ones). */
 export const GRANT_MARGIN_MS = 60_000;
 
@@ -61,6 +64,20 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void>
     if (refused && jobs.length > 1) {
       // One item spoils the whole request: ask again one by one to learn which (never parse the server's wording).
       for (const job of jobs) await requestGrants(core, [job]);
+      return;
+    }
+    if (failure.kind === 'http' && failure.status === 403) {
+      // A token without the scope is a configuration problem: retrying cannot fix it. Hold the files (they stay in
+      // place) until the next start, and say what is missing.
+      const reason = `the client is not allowed to upload files: it lacks the scope ${HANDSHAKE_SCOPE} (the service said: ${reasonOf(failure)}); `
+        + `give the client ${HANDSHAKE_SCOPE} at the service, then start the uploader again`;
+      core.logger.error(reason);
+      core.atomically(() => {
+        for (const each of jobs) {
+          core.write(each.id, { state: 'waiting', resumeState: 'granting', nextAttemptAt: null, heldFor: reason, lastError: reason });
+        }
+      });
+      core.emit('error', new Error(reason));
       return;
     }
     const [job] = jobs;

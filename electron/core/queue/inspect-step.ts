@@ -23,9 +23,11 @@ const MAX_REREADS = 3;
 const MB = 1024 * 1024;
 
 /** The file as the watcher saw it may be older than now: look again before reading. */
-async function currentSize(core: QueueCore, job: Job): Promise<number | 'gone'> {
+async function currentFacts(job: Job): Promise<JobPatch & { size: number } | 'gone'> {
   try {
-    return (await stat(job.path)).size;
+    const info = await stat(job.path);
+    // The version judged: the archive step files away only this one.
+    return { size: info.size, mtimeMs: info.mtimeMs, identity: `${info.dev}:${info.ino}` };
   } catch (error) {
     if (isGone(error)) return 'gone';
     throw error;
@@ -38,12 +40,15 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
   const byName = fileTypeFromName(job.name, settings.fileTypeRules);
 
   let result;
+  let facts: JobPatch = {};
   try {
-    const size = await currentSize(core, job);
-    if (size === 'gone') return void core.disappeared(job);
-    if (size === 0) return void core.reject(job, 'the file is empty');
+    const seen = await currentFacts(job);
+    if (seen === 'gone') return void core.disappeared(job);
+    facts = seen;
+    const { size } = seen;
+    if (size === 0) return void core.reject(job, 'the file is empty', facts);
     if (size > LIMITS.fileBytes) {
-      return void core.reject(job, `the file is larger than the ${LIMITS.fileBytes / MB} MB limit (${(size / MB).toFixed(1)} MB)`);
+      return void core.reject(job, `the file is larger than the ${LIMITS.fileBytes / MB} MB limit (${(size / MB).toFixed(1)} MB)`, facts);
     }
     const kind = byName ? (byName === '1' ? 'census' : 'receipt') : undefined;
     result = await readOnce(
@@ -55,11 +60,11 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
     if (isGone(error)) return void core.disappeared(job);
     if (isBusy(error)) {
       if (job.attempts + 1 >= core.retry.failAfter) {
-        return void core.reject(job, `the file cannot be read (${errorCode(error)}): ${describeError(error)}`);
+        return void core.reject(job, `the file cannot be read (${errorCode(error)}): ${describeError(error)}`, facts);
       }
       return void core.wait(job, 'found', `the file cannot be read yet (${errorCode(error)})`);
     }
-    return void core.reject(job, `the file cannot be read: ${describeError(error)}`);
+    return void core.reject(job, `the file cannot be read: ${describeError(error)}`, facts);
   }
 
   if (!result.after) return void core.disappeared(job);
@@ -72,7 +77,9 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
     return void core.wait(job, 'found', 'the file keeps changing while it is read');
   }
 
-  decide(core, job, result.csv, byName, { md5: result.md5, size: result.before.size, mtimeMs: result.before.mtimeMs });
+  decide(core, job, result.csv, byName, {
+    md5: result.md5, size: result.before.size, mtimeMs: result.before.mtimeMs, identity: result.before.identity,
+  });
 }
 
 function decide(core: QueueCore, job: Job, csv: CsvVerdict, byName: FileTypeCode | undefined, read: JobPatch): void {

@@ -2,7 +2,7 @@
 import type { FileTypeCode, ImportCreated, RecordError, RecordKind } from '../../../shared';
 
 /**
- * States of a file job (decisions.md section 9). `waiting` means waiting to retry the step in `resumeState`.
+ * States of a file job (docs/service-decisions.md §9). `waiting` means waiting to retry the step in `resumeState`.
  * uploaded, rejected and duplicate are outcomes; a job is finished once its outcome is archived (`archivedAt`).
  * `validating` is no longer written (the checksum and the verdict are journaled together) but may be found in a
  * journal of an older version.
@@ -59,10 +59,31 @@ export type Job = {
   /** Where the file ended up; absent when nothing was moved (the file had disappeared). */
   archivedPath?: string;
   archivedAt?: number;
+  /** The profile (`local`, `sandbox`, `production`) this job was queued for; it is only ever sent there. */
+  profile?: string;
+  /** The service's base URL this job was queued for; it is only ever sent there. */
+  baseUrl?: string;
+  /** `dev:ino` of the version that was read: the archive step files away only that very file. */
+  identity?: string;
+  /**
+   * Where the file was in the watched folder before this uploader claimed it (moved it into
+   * `.processing/<owner>/` of that folder); `path` is then the claimed copy. Archive folders are beside `claimedFrom`.
+   */
+  claimedFrom?: string;
+  /**
+   * A configuration problem (a scope the client lacks, say) that retrying cannot fix: the job is not tried again
+   * until the next start. Counts as a failure.
+   */
+  heldFor?: string;
+  /** The `<name>.warnings.txt` written beside the archived file when it had row warnings. */
+  warningsPath?: string;
 };
 
-/** What the watcher hands over (the watcher's StableFile). */
-export type StableFile = { path: string; name: string; size: number; mtimeMs: number };
+/** The service a job belongs to. */
+export type JobService = { profile: string; baseUrl: string };
+
+/** What the watcher hands over: one stable version of a file (see electron/core/watcher/stability-tracker.ts). */
+export type { StableFile } from '../watcher/stable-file';
 
 export const BATCH_STATES = ['sending', 'sent', 'failed', 'unknown'] as const;
 /** sending: journaled, request under way; unknown: the app stopped mid-send, the outcome was never seen. */
@@ -93,4 +114,6 @@ export type QueueEvents = {
   result: Job;
   batch: BatchJob;
   error: Error;
+  /** Something the clerk should be told once, in plain words ("resuming 2 uploads from the last run"). */
+  notice: string;
 };

@@ -8,7 +8,7 @@ import Database from 'libsql';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordKind } from '../../../shared';
-import type { BatchJob, BatchState, Job, JobState, StableFile } from './job-types';
+import type { BatchJob, BatchState, Job, JobService, JobState, StableFile } from './job-types';
 
 type Db = InstanceType<typeof Database>;
 
@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS jobs (
   warnings TEXT NOT NULL DEFAULT '[]', warning_count INTEGER NOT NULL DEFAULT 0, md5 TEXT, file_type TEXT,
   reference_date TEXT, found_day TEXT NOT NULL, grant_url TEXT, grant_expires_at INTEGER, grant_issued_at INTEGER,
   put_started_at INTEGER, mismatches INTEGER NOT NULL DEFAULT 0, import_id TEXT, uploaded_at INTEGER,
-  archive_target TEXT, archived_path TEXT, archived_at INTEGER);
+  archive_target TEXT, archived_path TEXT, archived_at INTEGER, profile TEXT, base_url TEXT, identity TEXT,
+  claimed_from TEXT, held_for TEXT, warnings_path TEXT);
 CREATE INDEX IF NOT EXISTS jobs_path ON jobs(path) WHERE archived_at IS NULL;
 CREATE INDEX IF NOT EXISTS jobs_live ON jobs(archived_at, state);
 CREATE TABLE IF NOT EXISTS batches (
@@ -38,7 +39,12 @@ const JOB_COLUMNS = {
   referenceDate: 'reference_date', foundDay: 'found_day', grantUrl: 'grant_url', grantExpiresAt: 'grant_expires_at',
   grantIssuedAt: 'grant_issued_at', putStartedAt: 'put_started_at', mismatches: 'mismatches', importId: 'import_id',
   uploadedAt: 'uploaded_at', archiveTarget: 'archive_target', archivedPath: 'archived_path', archivedAt: 'archived_at',
+  profile: 'profile', baseUrl: 'base_url', identity: 'identity', claimedFrom: 'claimed_from', heldFor: 'held_for',
+  warningsPath: 'warnings_path',
 } as const satisfies Record<keyof Job, string>;
+
+/** Columns added after the first version: a journal written by an older version gets them on open. */
+const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT'];
 
 type Row = Record<string, string | number | bigint | null | undefined>;
 
@@ -68,8 +74,8 @@ export type JobPatch = { [K in Exclude<keyof Job, 'id'>]?: Job[K] | null };
 
 export type Journal = {
   readonly path: string;
-  /** Journals a newly found file in state `found`. */
-  insertJob(file: StableFile, at: number, foundDay: string): Job;
+  /** Journals a newly found file in state `found`, for the service it is to be sent to. */
+  insertJob(file: StableFile, at: number, foundDay: string, service?: JobService): Job;
   /** Writes the change (and the state-change time when the state changes) and returns the job as stored. */
   update(id: number, patch: JobPatch, at: number): Job;
   job(id: number): Job | undefined;
@@ -101,6 +107,10 @@ export function openJournal(dataDir: string): Journal {
   // (NORMAL would already survive kill -9; the writes are few and small, so FULL costs little).
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
   db.exec(SCHEMA);
+  const have = new Set((db.prepare('PRAGMA table_info(jobs)').all() as Row[]).map((row) => String(row.name)));
+  for (const column of ADDED_COLUMNS) {
+    if (!have.has(column.split(' ')[0] as string)) db.exec(`ALTER TABLE jobs ADD COLUMN ${column}`);
+  }
 
   const getJob = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const job = (id: number): Job | undefined => {
@@ -127,11 +137,12 @@ export function openJournal(dataDir: string): Journal {
 
   return {
     path,
-    insertJob(file, at, foundDay) {
+    insertJob(file, at, foundDay, service) {
       const info = db
-        .prepare(`INSERT INTO jobs (path, name, size, mtime_ms, state, created_at, state_changed_at, found_day)
-                  VALUES (?, ?, ?, ?, 'found', ?, ?, ?)`)
-        .run(file.path, file.name, file.size, file.mtimeMs, at, at, foundDay);
+        .prepare(`INSERT INTO jobs (path, name, size, mtime_ms, state, created_at, state_changed_at, found_day, profile,
+                  base_url, identity, claimed_from) VALUES (?, ?, ?, ?, 'found', ?, ?, ?, ?, ?, ?, ?)`)
+        .run(file.path, file.name, file.size, file.mtimeMs, at, at, foundDay, service?.profile ?? null, service?.baseUrl ?? null,
+          file.identity ?? null, file.claimedFrom ?? null);
       return remember(job(Number(info.lastInsertRowid)) as Job);
     },
     update(id, patch, at) {

@@ -1,5 +1,5 @@
 /**
- * The durable upload queue (decisions.md sections 4 and 9): watched files go found -> hashing -> granting ->
+ * The durable upload queue (docs/service-decisions.md §4 and §9): watched files go found -> hashing -> granting ->
  * uploading -> uploaded/rejected/duplicate -> archived, every step journaled before it is acted on. The steps look at
  * the unfinished jobs through the journal's memory copy (journal.liveJobs), never by reading SQLite.
  */
@@ -14,7 +14,9 @@ import { localDay } from './file-facts';
 import { describeError } from '../../lib/fs-errors';
 import { requestGrants } from './grant-step';
 import { inspectFile } from './inspect-step';
-import { isOutcome, type BatchJob, type BatchResult, type Job, type QueueEvents, type StableFile } from './job-types';
+import { isOutcome, type BatchJob, type BatchResult, type Job, type JobService, type QueueEvents, type StableFile } from './job-types';
+import { acquireProcessLock, type ProcessLock } from '../../lib/process-lock';
+import { join } from 'node:path';
 import { openJournal } from './journal';
 import { sendManualBatch } from './manual-batches';
 import type { QueueApi } from './queue-api';
@@ -35,6 +37,16 @@ export type UploadQueueOptions = {
   random?: () => number;
   /** Files read before a handshake is sent anyway while others are still being read. Default 5 s. */
   grantBatchWaitMs?: number;
+  /**
+   * The service this queue sends to. New jobs are journaled with it, and only jobs queued for it are ever worked on;
+   * jobs of another service wait for a run pointed there. Absent (tests of the queue alone): every job.
+   */
+  service?: JobService;
+  /**
+   * false: file jobs are neither taken nor resumed (the `send` command), no lock is taken; only manual batches are
+   * sent. Default true.
+   */
+  files?: boolean;
 };
 
 export type UploadQueue = {
@@ -43,8 +55,20 @@ export type UploadQueue = {
    * size and mtime) is already known. A new version of a file still in the queue restarts that job.
    */
   add(file: StableFile): Job | undefined;
-  /** Resumes every unfinished job from its journaled state, then works until stop(). */
+  /**
+   * Takes the data folder's lock (LockedError when another process holds it), resumes every unfinished job of this
+   * service from its journaled state, then works until stop(). Each start is a fresh retry budget.
+   */
   start(): Promise<void>;
+  /**
+   * Journals a file that is refused without being read (a symbolic link, a pipe): rejected with `reason`, then moved
+   * to rejected/ (the link itself, never its target).
+   */
+  refuse(file: { path: string; name: string; claimedFrom?: string; identity?: string }, reason: string): Job;
+  /** Whether an unfinished job already holds this path. */
+  knows(path: string): boolean;
+  /** Unfinished jobs of this queue's service (not yet filed away), oldest first. */
+  unfinished(): Job[];
   /** Stops work (in-flight uploads are aborted and resumed at the next start) and closes the journal. */
   stop(): Promise<void>;
   /** True when nothing is in progress or due: every job is archived, or waiting after giving up (retry.giveUp). */
@@ -65,6 +89,9 @@ export type UploadQueue = {
 
 // 'validating' is no longer written, but a journal of an older version may hold it.
 const READ_STATES = new Set(['found', 'hashing', 'validating']);
+
+/** The data folder's lock file: one process at a time works on a journal's files. */
+export const LOCK_FILE = 'upload-queue.lock';
 
 export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const logger = options.logger ?? createLogger('queue');
@@ -87,12 +114,18 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   let pumpQueued = false;
   let timer: NodeJS.Timeout | undefined;
   let idleWaiters: Array<() => void> = [];
+  let lock: ProcessLock | undefined;
+  const files = options.files ?? true;
+  const { service } = options;
 
-  const givenUp = (job: Job) => retry.giveUp && job.attempts >= retry.failAfter;
+  /** Whether this queue may work on the job: it was queued for this queue's service. */
+  const mine = (job: Job): boolean => files && (!service || (job.profile === service.profile && job.baseUrl === service.baseUrl));
+  const liveMine = (): Job[] => journal.liveJobs().filter(mine);
+  const givenUp = (job: Job) => job.heldFor !== undefined || (retry.giveUp && job.attempts >= retry.failAfter);
 
   const isIdle = (): boolean => {
     if (busy.size > 0 || handshake) return false;
-    return journal.liveJobs().every((job) => (job.state === 'waiting' || isOutcome(job.state)) && givenUp(job));
+    return liveMine().every((job) => (job.state === 'waiting' || isOutcome(job.state)) && givenUp(job));
   };
 
   const schedulePump = (): void => {
@@ -115,8 +148,16 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     const run = step(job)
       .catch((error: unknown) => {
         if (closed) return;
-        const latest = journal.job(job.id) ?? job;
-        onError(latest, error);
+        try {
+          const latest = journal.job(job.id) ?? job;
+          onError(latest, error);
+        } catch (failure) {
+          // The journal itself cannot be written (a full disk): the job keeps its last committed state and is
+          // looked at again at the next pump.
+          const message = `${job.name}: the upload journal could not be written: ${describeError(failure)}`;
+          logger.error(message);
+          emitter.emit('error', new Error(message, { cause: failure }));
+        }
       })
       .finally(() => {
         busy.delete(job.id);
@@ -146,7 +187,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     if (!running) return;
     const t = now();
     const limit = options.settings().concurrency;
-    let jobs = journal.liveJobs();
+    let jobs = liveMine();
     let wake: number | undefined;
     const later = (at: number) => (wake = wake === undefined ? at : Math.min(wake, at));
 
@@ -156,7 +197,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       if ((job.nextAttemptAt ?? 0) <= t) core.write(job.id, { state: job.resumeState ?? 'found', resumeState: null, nextAttemptAt: null });
       else later(job.nextAttemptAt as number);
     }
-    jobs = journal.liveJobs();
+    jobs = liveMine();
 
     for (const job of jobs) {
       if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job)) continue;
@@ -222,20 +263,55 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     return ready;
   };
 
-  /** Crash recovery: a job caught mid-read is read again; waiting jobs are due now (a restart is a retry). */
+  /**
+   * Crash recovery: a job caught mid-read is read again; waiting jobs are due now (a restart is a retry) with a fresh
+   * retry budget (a scheduled `watch --once` retries what an earlier run gave up); jobs held for a configuration
+   * problem are tried again. Jobs of a journal written before jobs kept their service are adopted by this one.
+   */
   const recover = (): void => {
+    // Without the lock (`send`), another process may be sending a batch right now: leave `sending` batches alone.
+    if (!files) return;
     const interrupted = journal.markInterruptedBatches(now());
     if (interrupted > 0) logger.warn(`${interrupted} manual batch(es) were being sent when the app stopped: outcome unknown`);
+    const legacy = journal.liveJobs().filter((job) => job.baseUrl === undefined);
+    if (service && legacy.length > 0) {
+      logger.warn(`${legacy.length} unfinished upload(s) journaled by an older version are taken up for ${service.profile} (${service.baseUrl})`);
+      core.atomically(() => legacy.forEach((job) => core.write(job.id, { profile: service.profile, baseUrl: service.baseUrl })));
+    }
+    const resumed = liveMine();
+    for (const job of resumed) {
+      const fresh = { attempts: 0, heldFor: null };
+      if (job.state === 'hashing' || job.state === 'validating') core.write(job.id, { ...fresh, state: 'found' });
+      else if (job.state === 'waiting') core.write(job.id, { ...fresh, nextAttemptAt: now() });
+      else if (job.attempts > 0 || job.heldFor !== undefined) core.write(job.id, fresh);
+    }
+    const uploads = resumed.filter((job) => !isOutcome(job.state)).length;
+    const filings = resumed.length - uploads;
+    if (uploads > 0 || filings > 0) {
+      const parts = [uploads > 0 ? `${uploads} upload${uploads === 1 ? '' : 's'}` : '', filings > 0 ? `the filing of ${filings} finished file${filings === 1 ? '' : 's'}` : ''];
+      emitter.emit('notice', `resuming ${parts.filter(Boolean).join(' and ')} from the last run`);
+    }
+    const foreign = new Map<string, number>();
     for (const job of journal.liveJobs()) {
-      if (job.state === 'hashing' || job.state === 'validating') core.write(job.id, { state: 'found' });
-      else if (job.state === 'waiting') core.write(job.id, { nextAttemptAt: now() });
+      if (mine(job)) continue;
+      const key = `${job.profile ?? '?'} (${job.baseUrl ?? '?'})`;
+      foreign.set(key, (foreign.get(key) ?? 0) + 1);
+    }
+    for (const [where, count] of foreign) {
+      emitter.emit('notice', `${count} unfinished upload${count === 1 ? ' is' : 's are'} queued for ${where}: ${count === 1 ? 'it is' : 'they are'} sent only by a run pointed at that service`);
     }
   };
 
   return {
     add(file) {
       if (closed) throw new Error('The upload queue is stopped; create a new one');
-      const live = journal.liveJobsAt(file.path);
+      const all = journal.liveJobsAt(file.path);
+      const theirs = all.find((job) => !mine(job));
+      if (theirs) {
+        logger.warn(`${file.name} is queued for ${theirs.profile ?? '?'} (${theirs.baseUrl ?? '?'}); this run does not send it`);
+        return undefined;
+      }
+      const live = all;
       if (live.some((job) => job.size === file.size && job.mtimeMs === file.mtimeMs)) return undefined;
       const pending = live.find((job) => !isOutcome(job.state));
       let job: Job;
@@ -248,20 +324,31 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         };
         job = core.write(pending.id, { size: file.size, mtimeMs: file.mtimeMs, mismatches: 0, attempts: 0, ...restart });
       } else {
-        job = journal.insertJob(file, now(), localDay(now()));
+        job = journal.insertJob(file, now(), localDay(now()), service);
         emitter.emit('job', job);
       }
       schedulePump();
       return job;
     },
-    start() {
-      if (closed) return Promise.reject(new Error('The upload queue is stopped; create a new one'));
-      if (running) return Promise.resolve();
+    refuse(file, reason) {
+      if (closed) throw new Error('The upload queue is stopped; create a new one');
+      const at = now();
+      const inserted = journal.insertJob({ ...file, size: 0, mtimeMs: 0 }, at, localDay(at), service);
+      emitter.emit('job', inserted);
+      const job = core.reject(inserted, reason);
+      schedulePump();
+      return job;
+    },
+    knows: (path) => journal.liveJobsAt(path).length > 0,
+    unfinished: () => (closed ? [] : liveMine()),
+    async start() {
+      if (closed) throw new Error('The upload queue is stopped; create a new one');
+      if (running) return;
+      if (files && !lock) lock = await acquireProcessLock(join(options.dataDir, LOCK_FILE), 'uploader');
       startedAt = now();
       recover();
       running = true;
       schedulePump();
-      return Promise.resolve();
     },
     async stop() {
       if (closed) return;
@@ -271,6 +358,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       abort.abort();
       await Promise.allSettled([...busy.values(), ...(handshake ? [handshake] : [])]);
       journal.close();
+      await lock?.release();
       for (const resolve of idleWaiters) resolve();
       idleWaiters = [];
     },
@@ -283,8 +371,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       });
     },
     failures() {
-      return journal.jobs(10_000).filter((job) =>
-        (job.state === 'rejected' && job.stateChangedAt >= startedAt) || (!job.archivedAt && job.attempts >= retry.failAfter));
+      return journal.jobs(10_000).filter((job) => mine(job) && ((job.state === 'rejected' && job.stateChangedAt >= startedAt)
+        || (!job.archivedAt && (job.attempts >= retry.failAfter || job.heldFor !== undefined))));
     },
     sendBatch: (kind, records) => sendManualBatch(core, kind, records),
     jobs: (limit) => journal.jobs(limit),

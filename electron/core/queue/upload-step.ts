@@ -36,12 +36,18 @@ export async function uploadJob(core: QueueCore, start: Job): Promise<void> {
   // Write-ahead: from here on the server may hold the file, which changes what a later 422 means.
   const job = core.write(start.id, { putStartedAt: core.now() });
   try {
-    await core.api.uploadFile(job.grantUrl as string, job.path, {
+    // Only an answer that proves the service holds this checksum counts (the API client checks the ETag, and takes
+    // a 409 as arrival only when it says `Upload-Status: uploaded` for this MD5).
+    const result = await core.api.uploadFile(job.grantUrl as string, job.path, {
       size: job.size,
       signal: core.signal,
+      ...(job.md5 ? { md5: job.md5 } : {}),
       onProgress: (bytes) => core.progress({ id: job.id, phase: 'uploading', bytes, total: job.size }),
     });
-    core.write(job.id, { state: 'uploaded', uploadedAt: core.now(), attempts: 0, lastError: null });
+    if (result.alreadyUploaded) core.logger.info(`${job.name}: the service already holds this file from our earlier upload`);
+    core.write(job.id, {
+      state: 'uploaded', uploadedAt: core.now(), attempts: 0, lastError: null, ...(result.importId ? { importId: result.importId } : {}),
+    });
     return;
   } catch (error) {
     const failure = classify(error);
@@ -50,7 +56,11 @@ export async function uploadJob(core: QueueCore, start: Job): Promise<void> {
     if (failure.kind === 'file-changed') return rehash(core, job, failure.message);
     if (failure.kind === 'http') {
       const { status } = failure;
-      if (status === 409) return void core.write(job.id, { state: 'uploaded', uploadedAt: core.now(), attempts: 0, lastError: null });
+      if (status === 409) {
+        // Not proof of arrival (an earlier upload to this address is still being received, or a store that does
+        // not say): try again later; the service cuts off a stalled upload, and then answers 200 or `uploaded`.
+        return void core.wait(job, 'uploading', `the service is still receiving an earlier upload of this file: ${reasonOf(failure)}`, failure.retryAfterMs ?? 0);
+      }
       if (status === 400) return rehash(core, job, `the service says the file does not match its checksum (${reasonOf(failure)})`);
       if (status === 403 || status === 404) {
         // Expired or replaced address: a fresh grant. Right away the first time, with backoff if it keeps happening.

@@ -10,8 +10,8 @@ describe('requireBaseUrl', () => {
 
   it('tells how to fix a missing sandbox or production address', () => {
     expect(() => requireBaseUrl(DEFAULT_SETTINGS, 'sandbox')).toThrow(MissingBaseUrlError);
-    expect(() => requireBaseUrl(DEFAULT_SETTINGS, 'production')).toThrow(
-      'set the production base URL in settings or pass --base-url',
+    expect(() => requireBaseUrl(DEFAULT_SETTINGS, 'production', undefined, '/home/clerk/settings.json')).toThrow(
+      'set profiles.production.baseUrl in the settings file /home/clerk/settings.json or pass --base-url',
     );
   });
 

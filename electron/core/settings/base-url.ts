@@ -8,7 +8,7 @@ import {
 import { MissingBaseUrlError, SettingsValidationError, formatIssues } from './settings-errors';
 
 /** Returns the base URL to use, or throws MissingBaseUrlError / SettingsValidationError (for a bad override). */
-export function requireBaseUrl(settings: Settings, profile: ProfileName, override?: string): string {
+export function requireBaseUrl(settings: Settings, profile: ProfileName, override?: string, settingsPath?: string): string {
   if (override !== undefined) {
     const result = baseUrlSchema.safeParse(override);
     if (!result.success) {
@@ -17,6 +17,6 @@ export function requireBaseUrl(settings: Settings, profile: ProfileName, overrid
     return result.data;
   }
   const url = baseUrlOf(settings, profile);
-  if (url === undefined) throw new MissingBaseUrlError(profile);
+  if (url === undefined) throw new MissingBaseUrlError(profile, settingsPath);
   return url;
 }

@@ -23,15 +23,16 @@ export class SettingsFileError extends Error {
 /** A settings change was refused; nothing was written. */
 export class SettingsValidationError extends Error {
   override readonly name = 'SettingsValidationError';
-  constructor(readonly issues: readonly string[]) {
-    super(`Invalid settings (nothing was saved):\n${issues.map((line) => `  - ${line}`).join('\n')}`);
+  /** `path`: the settings file the change was for (absent for a command-line value such as --base-url). */
+  constructor(readonly issues: readonly string[], readonly path?: string) {
+    super(`Invalid settings${path ? ` for ${path}` : ''} (nothing was saved):\n${issues.map((line) => `  - ${line}`).join('\n')}`);
   }
 }
 
 /** A profile that is needed has no base URL yet. */
 export class MissingBaseUrlError extends Error {
   override readonly name = 'MissingBaseUrlError';
-  constructor(readonly profile: string) {
-    super(`No base URL for the ${profile} profile: set the ${profile} base URL in settings or pass --base-url`);
+  constructor(readonly profile: string, readonly path?: string) {
+    super(`No base URL for the ${profile} profile: set profiles.${profile}.baseUrl in the settings file${path ? ` ${path}` : ''} or pass --base-url`);
   }
 }

@@ -1,4 +1,4 @@
-/** Typed settings on disk: validated on load and on every change, never silently reset (decisions.md section 9). */
+/** Typed settings on disk: validated on load and on every change, never silently reset (docs/service-decisions.md §9). */
 import path from 'node:path';
 import Conf from 'conf';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/settings.schema';
@@ -88,10 +88,10 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     update(patch) {
       const raw = readRaw();
       parseFile(raw);
-      if (!isPlainObject(patch)) throw new SettingsValidationError(['(top level): a settings change must be an object']);
+      if (!isPlainObject(patch)) throw new SettingsValidationError(['(top level): a settings change must be an object'], backing.path);
       const merged = mergePatch(raw, patch);
       const result = settingsSchema.safeParse(merged);
-      if (!result.success) throw new SettingsValidationError(formatIssues(result.error.issues));
+      if (!result.success) throw new SettingsValidationError(formatIssues(result.error.issues), backing.path);
       backing.store = merged;
       return result.data;
     },

@@ -6,7 +6,7 @@ export function isCandidateName(name: string): boolean {
   if (name.includes('/') || name.includes('\\')) return false;
   if (name.startsWith('.') || name.startsWith('~$')) return false;
   const lower = name.toLowerCase();
-  // `*.tmp` / `*.part` can never end in `.csv`; the checks stay so the rule reads like decisions.md §9.
+  // `*.tmp` / `*.part` can never end in `.csv`; the checks stay so the rule reads like docs/service-decisions.md §9.
   if (lower.endsWith('.tmp') || lower.endsWith('.part')) return false;
   return lower.endsWith('.csv') && lower.length > '.csv'.length;
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { createFolderWatcher } from './folder-watcher';
-import { waitFor, withWatcher } from './watcher-test-kit';
+import { waitFor, withWatcher } from '../../../test/helpers/watcher-kit';
 
 const silent = createLogger('watcher-test', () => undefined);
 

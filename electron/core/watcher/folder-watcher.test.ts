@@ -1,8 +1,11 @@
-import { appendFile, mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFolderWatcher } from './folder-watcher';
-import { withWatcher } from './watcher-test-kit';
+import { withWatcher } from '../../../test/helpers/watcher-kit';
 
 describe('createFolderWatcher: taking files', () => {
   it('reports a dropped file once, with its path, size and mtime', async () => {
@@ -117,16 +120,43 @@ describe('createFolderWatcher: taking files', () => {
     });
   });
 
-  it('reports a file it cannot read as a readable error and keeps going', async () => {
-    await withWatcher({}, async ({ dir, seen, countOf, waitFor, watcher }) => {
-      // A symlink pointing at itself: stat fails with ELOOP, an error that is neither "gone" nor "busy".
-      await symlink('loop.csv', join(dir, 'loop.csv'));
+  it('refuses symbolic links and pipes once, without following or opening them, and keeps going', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'payroll-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.csv'), 'lastName\nDoe\n');
+      await withWatcher({}, async ({ dir, seen, countOf, waitFor, watcher, barrier }) => {
+        // A link to a file elsewhere on the disk, a link to itself (ELOOP when followed) and a named pipe (an open
+        // for reading would block forever).
+        await symlink(join(outside, 'secret.csv'), join(dir, 'census-link.csv'));
+        await symlink('loop.csv', join(dir, 'loop.csv'));
+        await promisify(execFile)('mkfifo', [join(dir, 'census-pipe.csv')]);
+        await watcher.sweep();
+        await waitFor('three refusals', () => seen.refused.length === 3);
+        expect(seen.refused.map((r) => r.name).sort()).toEqual(['census-link.csv', 'census-pipe.csv', 'loop.csv']);
+        expect(seen.refused.find((r) => r.name === 'census-link.csv')?.reason).toMatch(/symbolic link.*target was never read/);
+        expect(seen.refused.find((r) => r.name === 'census-pipe.csv')?.reason).toMatch(/named pipe/);
+        await writeFile(join(dir, 'fine.csv'), 'a\n');
+        await waitFor('fine.csv', () => countOf('fine.csv') > 0);
+        await watcher.sweep();
+        await barrier();
+        expect(seen.refused).toHaveLength(3);
+        expect(countOf('census-link.csv') + countOf('loop.csv') + countOf('census-pipe.csv')).toBe(0);
+        expect(seen.errors).toEqual([]);
+      });
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('mentions a file that is not a CSV export once', async () => {
+    await withWatcher({}, async ({ dir, seen, waitFor, watcher, barrier }) => {
+      await writeFile(join(dir, 'payroll.xlsx'), 'x');
+      await writeFile(join(dir, '~$payroll.xlsx'), 'x');
       await watcher.sweep();
-      await waitFor('an error about loop.csv', () => seen.errors.length > 0);
-      expect(seen.errors[0]?.message).toMatch(/^Cannot read the size of ".*loop\.csv": ELOOP.*next sweep/);
-      await writeFile(join(dir, 'fine.csv'), 'a\n');
-      await waitFor('fine.csv', () => countOf('fine.csv') > 0);
-      expect(countOf('loop.csv')).toBe(0);
+      await waitFor('payroll.xlsx ignored', () => seen.ignored.includes('payroll.xlsx'));
+      await watcher.sweep();
+      await barrier();
+      expect(seen.ignored).toEqual(['payroll.xlsx']);
     });
   });
 

@@ -3,12 +3,20 @@ import { join, resolve } from 'node:path';
 import { createLogger, type Logger } from '../../lib/logger';
 import { isCandidateName } from './candidate-name';
 import { classifyFsError, describeError, errorPath } from '../../lib/fs-errors';
-import { createStabilityTracker, type StabilityTracker, type StableFile } from './stability-tracker';
+import { createStabilityTracker, type StabilityTracker } from './stability-tracker';
+import type { StableFile } from './stable-file';
 import { watchTopLevel, type TopLevelWatch } from './top-level-watch';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import { resolveWatcherOptions, type FolderWatcherOptions } from './watcher-options';
 
-export type { StableFile } from './stability-tracker';
+export type { StableFile } from './stable-file';
+
+/** Files worth mentioning as "not a .csv export": not hidden, not temporary, not an Office lock file. */
+function isReportableOther(name: string): boolean {
+  const lower = name.toLowerCase();
+  return !name.startsWith('.') && !name.startsWith('~$') && !lower.endsWith('.tmp') && !lower.endsWith('.part')
+    && !lower.endsWith('.error.txt') && !lower.endsWith('.warnings.txt');
+}
 export type { FolderWatcherOptions } from './watcher-options';
 
 /**
@@ -21,6 +29,10 @@ export type { FolderWatcherOptions } from './watcher-options';
  */
 export type FolderWatcherEvents = {
   stable: StableFile;
+  /** A candidate name that is not a regular file (a symbolic link, a pipe): reported once, never read. */
+  refused: { path: string; name: string; reason: string };
+  /** A file in the folder that is not a CSV export (e.g. payroll.xlsx): reported once per name while it stays. */
+  ignored: { path: string; name: string };
   error: Error;
   folder: { present: boolean };
 };
@@ -34,6 +46,8 @@ export type FolderWatcher = {
   stop: () => Promise<void>;
   /** Lists the folder now and feeds every candidate to the stability check. */
   sweep: () => Promise<void>;
+  /** Offers this file's current version again at the next sweep (the queue could not journal it). */
+  offerAgain: (path: string) => void;
   /** Whether the folder was there at the last check (undefined before start). */
   isFolderPresent: () => boolean | undefined;
   on: TypedEmitter<FolderWatcherEvents>['on'];
@@ -68,6 +82,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   let absentWhy: string | undefined;
   let stopping: Promise<void> | undefined;
   const background = new Set<Promise<void>>();
+  // Names of non-CSV files already mentioned: each is said once while it stays in the folder.
+  const ignoredNames = new Set<string>();
 
   const reportError = (error: Error): void => {
     if (!running) return;
@@ -207,13 +223,23 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     }
     if (!running || !tracker) return;
     const seen = new Set<string>();
+    const others = new Set<string>();
     for (const entry of entries) {
-      if (!(entry.isFile() || entry.isSymbolicLink()) || !isCandidateName(entry.name)) continue;
+      if (entry.isDirectory()) continue;
+      if (!isCandidateName(entry.name)) {
+        if (isReportableOther(entry.name)) others.add(entry.name);
+        continue;
+      }
       const path = join(root, entry.name);
       seen.add(path);
       tracker.consider(path);
     }
     tracker.retainOnly(seen);
+    for (const name of others) {
+      if (!ignoredNames.has(name)) emitter.emit('ignored', { path: join(root, name), name });
+    }
+    ignoredNames.clear();
+    for (const name of others) ignoredNames.add(name);
   };
 
   // One listing at a time; a sweep asked for during a listing runs once more afterwards so nothing is missed.
@@ -246,6 +272,11 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
           if (!running) return;
           logger.info(`${file.name} is ready (${file.size} bytes)`);
           emitter.emit('stable', file);
+        },
+        onRefused: (file) => {
+          if (!running) return;
+          logger.warn(`${file.name} is refused: ${file.reason}`);
+          emitter.emit('refused', file);
         },
         onError: reportError,
         logger,
@@ -283,6 +314,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       if (!running) return Promise.reject(new Error(`The watcher for "${root}" is not started`));
       return sweep();
     },
+    offerAgain: (path) => tracker?.unreport(resolve(path)),
     isFolderPresent: () => present,
     on: (event, listener) => emitter.on(event, listener),
     off: (event, listener) => emitter.off(event, listener),

@@ -1,10 +1,12 @@
-import { open, stat } from 'node:fs/promises';
+import { lstat, open } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from '../../lib/logger';
 import { busyBackoffMs, classifyFsError, describeError, errorCode } from '../../lib/fs-errors';
 
-/** A candidate file whose size and mtime held still for the stability window and that could be opened. */
-export type StableFile = { path: string; name: string; size: number; mtimeMs: number };
+import { identityOf, type StableFile } from './stable-file';
+
+export type { StableFile } from './stable-file';
 
 export type StabilityTrackerOptions = {
   stabilityMs: number;
@@ -14,6 +16,8 @@ export type StabilityTrackerOptions = {
   busyRetries: number;
   busyBaseDelayMs: number;
   onStable: (file: StableFile) => void;
+  /** A candidate that is not a regular file (a symbolic link, a FIFO, a device): never read, only reported once. */
+  onRefused: (file: { path: string; name: string; reason: string }) => void;
   onError: (error: Error) => void;
   logger: Logger;
 };
@@ -26,6 +30,8 @@ export type StabilityTracker = {
   consider(path: string): void;
   /** The file went away: drop its pending check and its "already reported" memory. */
   forget(path: string): void;
+  /** Offers the file's current version again at the next look (the queue could not take it). */
+  unreport(path: string): void;
   /** After a full listing: forget reported versions of files no longer there, so memory stays bounded. */
   retainOnly(paths: ReadonlySet<string>): void;
   /** Drop every pending check (the folder went away); reported versions are kept. */
@@ -43,6 +49,14 @@ type Pending = {
   busyAttempts: number;
   timer?: NodeJS.Timeout;
 };
+
+/** Why a path that is not a regular file is refused. */
+export function notRegular(info: Stats): string {
+  const what = info.isSymbolicLink() ? 'a symbolic link' : info.isFIFO() ? 'a named pipe'
+    : info.isSocket() ? 'a socket' : info.isBlockDevice() || info.isCharacterDevice() ? 'a device' : 'not a regular file';
+  const unread = info.isSymbolicLink() ? 'the link itself was moved here; its target was never read' : 'it was moved here unread';
+  return `it is ${what}, not a regular file: only files exported into the folder itself are uploaded (${unread})`;
+}
 
 const versionKey = (size: number, mtimeMs: number): string => `${size}:${mtimeMs}`;
 
@@ -96,14 +110,23 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
     if (stopped || pending.get(path) !== entry) return;
     let info;
     try {
-      info = await stat(path);
+      // lstat: a link is judged as the link, its target is never looked at (it may be anywhere on the disk).
+      info = await lstat(path);
     } catch (error) {
       if (!stopped && pending.get(path) === entry) onFsError(path, entry, error, 'read the size of');
       return;
     }
     if (stopped || pending.get(path) !== entry) return;
+    if (info.isDirectory()) {
+      drop(path, entry);
+      return;
+    }
     if (!info.isFile()) {
       drop(path, entry);
+      const key = `refused:${versionKey(info.size, info.mtimeMs)}`;
+      if (reported.get(path) === key) return;
+      reported.set(path, key);
+      options.onRefused({ path, name: basename(path), reason: notRegular(info) });
       return;
     }
     const key = versionKey(info.size, info.mtimeMs);
@@ -134,7 +157,7 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
     if (stopped || pending.get(path) !== entry) return;
     drop(path, entry);
     reported.set(path, key);
-    options.onStable({ path, name: basename(path), size: info.size, mtimeMs: info.mtimeMs });
+    options.onStable({ path, name: basename(path), size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info) });
   };
 
   return {
@@ -147,6 +170,9 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
     forget(path) {
       const entry = pending.get(path);
       if (entry) drop(path, entry);
+      reported.delete(path);
+    },
+    unreport(path) {
       reported.delete(path);
     },
     retainOnly(paths) {

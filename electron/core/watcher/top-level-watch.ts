@@ -32,6 +32,8 @@ export function watchTopLevel(folder: string, options: TopLevelWatchOptions, han
   const instance = watch(root, {
     depth: 0,
     ignoreInitial: true,
+    // A link is reported as the link (and refused): its target is never watched or read.
+    followSymlinks: false,
     usePolling: options.usePolling,
     interval: options.pollIntervalMs,
     binaryInterval: options.pollIntervalMs,

@@ -1,5 +1,5 @@
 /**
- * Streaming reader of CSV files in the template of decisions.md section 2, shared by the local
+ * Streaming reader of CSV files in the template of docs/service-decisions.md §2, shared by the local
  * server (processing of uploaded files) and the uploader (preflight before an upload).
  * The bytes are read once: checked as strict UTF-8, parsed with csv-parse, each row validated
  * with the record schemas of shared/. Memory stays bounded whatever the file size.

@@ -33,6 +33,14 @@ declare module 'fastify' {
 }
 
 const NEW_GRANT = 'request a new upload address with POST /law/api/v1/payroll-submissions';
+/** An upload that sends no byte for this long is cut off: nothing is kept and the address can be used again. */
+export const UPLOAD_STALL_MS = 30_000;
+/**
+ * Machine-readable kind of a 409 on the PUT, in the `Upload-Status` header: `uploaded` (the service holds this
+ * address's file; the header ETag is its MD5 and `Import-Id` its import) or `in-progress` (another upload to this
+ * address is still being received: try again later). Only `uploaded` with the expected ETag proves arrival.
+ */
+export const UPLOAD_STATUS_HEADER = 'Upload-Status';
 // Stops reading the rest of a refused body: the answer is sent, then the connection closed.
 const CLOSE = { Connection: 'close' };
 
@@ -62,8 +70,16 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
   if (type.split(';')[0]?.trim().toLowerCase() !== UPLOAD_CONTENT_TYPE) {
     throw new HttpError(415, [`the upload must be sent with Content-Type: ${UPLOAD_CONTENT_TYPE}${type ? `, not ${type}` : ''}`]);
   }
-  if (file.status === 'UPLOADED') throw new HttpError(409, [`the file ${file.file_name} was already uploaded to this address at ${file.uploaded_at}`]);
-  if (receiving.has(file.id)) throw new HttpError(409, [`an upload of ${file.file_name} to this address is already in progress`]);
+  if (file.status === 'UPLOADED') {
+    throw new HttpError(409, [`the file ${file.file_name} was already uploaded to this address at ${file.uploaded_at}`], {}, {
+      [UPLOAD_STATUS_HEADER]: 'uploaded', ETag: `"${file.checksum}"`, 'Import-Id': file.import_id,
+    });
+  }
+  if (receiving.has(file.id)) {
+    throw new HttpError(409, [
+      `an upload of ${file.file_name} to this address is already in progress; try again later (an upload that sends nothing for ${UPLOAD_STALL_MS / 1000} s is cut off)`,
+    ], {}, { [UPLOAD_STATUS_HEADER]: 'in-progress', 'Retry-After': String(Math.ceil(UPLOAD_STALL_MS / 1000)) });
+  }
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > LIMITS.fileBytes) throw tooLarge(declared);
   return file;
@@ -72,8 +88,8 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
 const tooLarge = (size?: number) =>
   new HttpError(413, [`the file is larger than the limit of ${LIMITS.fileBytes} bytes (100 MB)${size ? `: ${size} bytes` : ''}; nothing was kept`], {}, CLOSE);
 
-/** Streams the body to `path` while hashing; removes the file on any failure. */
-async function receiveBody(request: FastifyRequest, path: string): Promise<{ md5: string; size: number }> {
+/** Streams the body to `path` while hashing; removes the file on any failure or after `stallMs` without a byte. */
+async function receiveBody(request: FastifyRequest, path: string, stallMs: number): Promise<{ md5: string; size: number }> {
   const hash = createHash('md5');
   const out = createWriteStream(path, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   let failed: Error | undefined;
@@ -81,23 +97,40 @@ async function receiveBody(request: FastifyRequest, path: string): Promise<{ md5
     failed ??= error;
   });
   let size = 0;
+  let stalled = false;
+  let timer: NodeJS.Timeout | undefined;
+  // A client that went silent (its connection stalled behind a proxy, say) must not hold the address forever.
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      request.raw.destroy(new Error(`no byte received for ${stallMs / 1000} s`));
+    }, stallMs);
+  };
   try {
+    arm();
     for await (const chunk of request.raw.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      arm();
       size += chunk.length;
       if (size > LIMITS.fileBytes) throw new TooLarge();
       if (failed) throw failed;
       hash.update(chunk);
       if (!out.write(chunk)) await once(out, 'drain');
     }
+    clearTimeout(timer);
     await new Promise<void>((resolve, reject) => {
       out.end((error?: Error | null) => (error ? reject(error) : resolve()));
     });
     if (failed) throw failed;
     return { md5: hash.digest('hex'), size };
   } catch (error) {
+    clearTimeout(timer);
     out.destroy();
     await rm(path, { force: true });
     if (error instanceof TooLarge) throw tooLarge();
+    if (stalled) {
+      throw new HttpError(408, [`the upload sent no byte for ${stallMs / 1000} s and was cut off; nothing was kept, and this address can be used again`], {}, CLOSE);
+    }
     if (request.raw.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
       throw new HttpError(400, ['the upload was interrupted before the end of the body; nothing was kept']);
     }
@@ -105,7 +138,7 @@ async function receiveBody(request: FastifyRequest, path: string): Promise<{ md5
   }
 }
 
-export function uploadRoute(ctx: ServerContext) {
+export function uploadRoute(ctx: ServerContext, stallMs = UPLOAD_STALL_MS) {
   const receiving = new Set<string>();
   return (app: FastifyInstance) => {
     // Leaves the body unread: the handler streams request.raw itself.
@@ -125,7 +158,7 @@ export function uploadRoute(ctx: ServerContext) {
       receiving.add(file.id);
       const part = join(ctx.uploadsDir, `${file.id}.${randomUUID()}${PART_SUFFIX}`);
       try {
-        const { md5, size } = await receiveBody(request, part);
+        const { md5, size } = await receiveBody(request, part, stallMs);
         if (md5 !== file.checksum) {
           await rm(part, { force: true });
           throw new HttpError(400, [

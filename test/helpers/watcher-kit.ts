@@ -2,13 +2,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../../lib/logger';
-import { createFolderWatcher, type FolderWatcher, type FolderWatcherOptions, type StableFile } from './folder-watcher';
+import { createLogger } from '../../electron/lib/logger';
+import { createFolderWatcher, type FolderWatcher, type FolderWatcherOptions, type StableFile } from '../../electron/core/watcher/folder-watcher';
 
 export type Recorded = {
   stable: StableFile[];
   folder: boolean[];
   errors: Error[];
+  refused: { name: string; reason: string }[];
+  ignored: string[];
   /** Every event in order, for assertions about sequence. */
   sequence: string[];
 };
@@ -46,7 +48,15 @@ export async function withWatcher(
   const dir = await mkdtemp(join(tmpdir(), 'payroll-watcher-'));
   const { prepare, start = true, ...watcherOptions } = options;
   const watcher = createFolderWatcher({ stabilityMs: 300, logger: silent, ...watcherOptions, folder: dir });
-  const seen: Recorded = { stable: [], folder: [], errors: [], sequence: [] };
+  const seen: Recorded = { stable: [], folder: [], errors: [], refused: [], ignored: [], sequence: [] };
+  watcher.on('refused', (file) => {
+    seen.refused.push({ name: file.name, reason: file.reason });
+    seen.sequence.push(`refused:${file.name}`);
+  });
+  watcher.on('ignored', (file) => {
+    seen.ignored.push(file.name);
+    seen.sequence.push(`ignored:${file.name}`);
+  });
   watcher.on('stable', (file) => {
     seen.stable.push(file);
     seen.sequence.push(`stable:${file.name}`);

@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { requestLog } from '../../server/local/request-log';
-import type { RunningServer } from '../../server/server';
+import { requestLog } from '../../electron/server/local/request-log';
+import type { RunningServer } from '../../electron/server/server';
 
 export type TestCert = { cert: string; key: string; certPem: string };
 

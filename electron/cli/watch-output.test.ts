@@ -1,0 +1,65 @@
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AppEvents, PayrollApp } from '../core/app';
+import type { Job } from '../core/queue';
+import { createLogger } from '../lib/logger';
+import { createTypedEmitter } from '../lib/typed-emitter';
+import { attachOutput, describeResult } from './watch-output';
+
+const sink = () => {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+};
+
+const job = (over: Partial<Job>): Job => ({
+  id: 1, path: '/f/census.csv', name: 'census.csv', size: 10, mtimeMs: 1, state: 'uploaded', createdAt: 0, stateChangedAt: 0,
+  attempts: 0, warnings: [], warningCount: 0, foundDay: '2026-11-22', mismatches: 0, ...over,
+});
+
+describe('watch output', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('a log line clears the progress bar first, so it never lands in the middle of the bar', () => {
+    const events = createTypedEmitter<AppEvents>(() => undefined);
+    const out = sink();
+    const err = sink();
+    const detach = attachOutput({ on: events.on } as unknown as PayrollApp, { json: false, tty: true }, out.stream, err.stream);
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(`${err.text().length}:${String(chunk)}`);
+      return true;
+    });
+    events.emit('progress', { id: 1, phase: 'uploading', bytes: 5, total: 10 });
+    const before = err.text().length;
+    createLogger('test').warn('the share hiccupped');
+    detach();
+    // The bar's line was cleared (written to the bar's stream) before the log line went out.
+    expect(err.text().slice(before).startsWith('\r\x1b[2K')).toBe(true);
+    expect(written).toHaveLength(1);
+    expect(Number(written[0]!.split(':')[0])).toBeGreaterThan(before);
+  });
+
+  it('says each outcome once, with the row warnings and their line numbers', () => {
+    const events = createTypedEmitter<AppEvents>(() => undefined);
+    const out = sink();
+    const err = sink();
+    const detach = attachOutput({ on: events.on } as unknown as PayrollApp, { json: false, tty: false }, out.stream, err.stream);
+    const done = job({
+      archivedAt: Date.now(), archivedPath: '/f/uploaded/census.csv', importId: 'imp-1', warningCount: 1,
+      warnings: [{ line: 7, message: 'hireDate: not a real date' }], warningsPath: '/f/uploaded/census.warnings.txt',
+    });
+    events.emit('result', done);
+    events.emit('result', done);
+    detach();
+    expect(out.text().match(/uploaded\s+census\.csv \(import imp-1\)/g)).toHaveLength(1);
+    expect(out.text()).toContain('line 7: hireDate: not a real date');
+    expect(out.text()).toContain('/f/uploaded/census.warnings.txt');
+    expect(describeResult(job({ state: 'rejected', lastError: 'the file is empty' }))).toMatch(/rejected\s+census\.csv: the file is empty/);
+  });
+});

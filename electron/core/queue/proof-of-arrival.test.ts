@@ -1,0 +1,108 @@
+/**
+ * "Uploaded" only when the service holds that exact file: a stalled upload through a proxy, and a file replaced or
+ * appended to during a slow PUT. Real server, real proxy, real files.
+ */
+import { appendFile, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../api';
+import { createLogger } from '../../lib/logger';
+import { setFaults } from '../../../test/helpers/api-kit';
+import { TEST_CLIENT, eventually, getToken } from '../../../test/helpers/local-server';
+import { startTestProxy, type TestProxy } from '../../../test/helpers/proxy';
+import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+import type { Job } from './job-types';
+
+let env: QueueEnv | undefined;
+let proxy: TestProxy | undefined;
+afterEach(async () => {
+  await env?.close();
+  await proxy?.close();
+  env = undefined;
+  proxy = undefined;
+});
+
+const uploadedRows = (e: QueueEnv, content: string) => e.serverFiles(md5Of(content)).filter((f) => f.status === 'UPLOADED');
+
+describe('proof of arrival', () => {
+  it('a stalled upload is retried, not taken as uploaded from the 409 "in progress"; the server cuts it off after 30 s', async () => {
+    env = await startQueueEnv();
+    proxy = await startTestProxy({ stallPuts: { bytes: 2_000, times: 1 } });
+    const api = createApiClient({
+      baseUrl: env.server.url, proxy: proxy.url, timeoutMs: 2_000, retry: { retries: 3, baseDelayMs: 5, maxDelayMs: 50 },
+      credentials: () => Promise.resolve({ clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret }),
+      logger: createLogger('test-api', () => undefined),
+    });
+    try {
+      const queue = env.queue({ api });
+      const content = censusCsv('stalled', 200);
+      const states: string[] = [];
+      // The moment the queue says "uploaded", the service must already hold the file.
+      queue.on('job', (job: Job) => {
+        states.push(job.state);
+        if (job.state === 'uploaded') states.push(`server:${uploadedRows(env!, content).length}`);
+      });
+      const job = queue.add(await env.write('census-stalled.csv', content))!;
+      await queue.start();
+      const done = await eventually(() => {
+        const j = queue.job(job.id);
+        return j?.archivedAt !== undefined ? j : undefined;
+      }, 90_000, 200);
+      expect(done.state).toBe('uploaded');
+      expect(done.archivedPath).toMatch(/uploaded/);
+      expect(done.importId).toEqual(expect.any(String));
+      expect(states).toContain('server:1');
+      expect(states).not.toContain('server:0');
+      expect(uploadedRows(env, content)).toHaveLength(1);
+      // Between the stall and the success the service answered 409 "in progress" at least once.
+      const puts = env.requests('/uploads/%').filter((r) => r.method === 'PUT').map((r) => r.status);
+      expect(puts).toContain(409);
+      expect(puts.at(-1)).toBe(200);
+      // Nothing of the cut-off upload was kept.
+      expect((await readdir(env.server.ctx.uploadsDir)).filter((name) => name.endsWith('.part'))).toEqual([]);
+    } finally {
+      api.close();
+    }
+  }, 120_000);
+
+  for (const change of ['renamed over', 'appended to'] as const) {
+    it(`a file ${change} during a slow PUT is not filed as uploaded: the new version is queued and uploaded`, async () => {
+      env = await startQueueEnv();
+      const token = await getToken(env.server.url);
+      await setFaults(env.server.url, token, [{ pathPrefix: '/uploads/', latencyMs: 1_500 }]);
+      const queue = env.queue();
+      const first = censusCsv(`v1-${change}`, 50);
+      const file = await env.write('census-changing.csv', first);
+      const job = queue.add(file)!;
+      const seen: Job[] = [];
+      queue.on('job', (j) => seen.push(j));
+      await queue.start();
+      await eventually(() => (queue.job(job.id)?.putStartedAt !== undefined ? true : undefined), 20_000, 10);
+      await new Promise((r) => setTimeout(r, 300));
+      let second: string;
+      if (change === 'renamed over') {
+        second = censusCsv(`v2-${change}`, 60);
+        await writeFile(join(env.folder, 'census-changing.csv.tmp'), second);
+        await rename(join(env.folder, 'census-changing.csv.tmp'), file.path);
+      } else {
+        const extra = 'Doe,John,appended-1,2020-01-31,ACTIVE\n';
+        await appendFile(file.path, extra);
+        second = first + extra;
+      }
+      const old = await env.finished(queue, job.id);
+      expect(old.archivedPath).toBeUndefined();
+      expect(old.lastError).toMatch(/changed after it was read/);
+      const fresh = await eventually(() => {
+        const j = seen.find((s) => s.id !== job.id && s.archivedAt !== undefined);
+        return j;
+      }, 30_000);
+      expect(fresh.state).toBe('uploaded');
+      expect(await readFile(fresh.archivedPath!, 'utf8')).toBe(second);
+      expect(uploadedRows(env, second)).toHaveLength(1);
+      // Whatever sits in uploaded/ is a version the service holds.
+      const archived = (await env.tree()).filter((f) => f.startsWith('uploaded/'));
+      expect(archived).toHaveLength(1);
+      for (const path of archived) expect(uploadedRows(env, await readFile(join(env.folder, path), 'utf8'))).toHaveLength(1);
+    }, 60_000);
+  }
+});

@@ -1,0 +1,113 @@
+/**
+ * One process at a time on a folder: a lock file created with O_EXCL holding the holder's pid and host. A lock left
+ * by a process that died (kill -9, a crash, a power cut) is taken over at once when the holder ran on this machine
+ * and its pid is gone; a lock of another machine counts as stale once its heartbeat (the file's mtime, renewed every
+ * HEARTBEAT_MS) is older than STALE_MS.
+ */
+import { randomBytes } from 'node:crypto';
+import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { errorCode } from './fs-errors';
+
+export const HEARTBEAT_MS = 10_000;
+export const STALE_MS = 60_000;
+
+export type LockHolder = { pid: number; host: string; since: string; what: string };
+
+/** Another live process holds the lock. */
+export class LockedError extends Error {
+  constructor(readonly path: string, readonly holder: LockHolder) {
+    super(`another ${holder.what} (process ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toLocaleString()}) already uses this data folder; `
+      + `stop it first, or give this one its own data folder (PAYROLL_DATA_DIR). Lock file: ${path}`);
+    this.name = 'LockedError';
+  }
+}
+
+export type ProcessLock = { readonly path: string; release(): Promise<void> };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return errorCode(error) === 'EPERM';
+  }
+}
+
+async function readHolder(path: string): Promise<{ holder: LockHolder; raw: string; mtimeMs: number } | undefined> {
+  try {
+    const [raw, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const parsed = JSON.parse(raw) as Partial<LockHolder>;
+    const holder: LockHolder = {
+      pid: Number(parsed.pid), host: String(parsed.host ?? '?'), since: String(parsed.since ?? ''), what: String(parsed.what ?? 'process'),
+    };
+    return { holder, raw, mtimeMs: info.mtimeMs };
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    // A half-written lock (the holder died while writing it) has no pid: judged by its age alone.
+    const info = await stat(path).catch(() => undefined);
+    if (!info) return undefined;
+    return { holder: { pid: NaN, host: '?', since: '', what: 'process' }, raw: '', mtimeMs: info.mtimeMs };
+  }
+}
+
+function isStale(found: { holder: LockHolder; mtimeMs: number }, now: number): boolean {
+  if (found.holder.host === hostname() && Number.isInteger(found.holder.pid)) return !alive(found.holder.pid);
+  return now - found.mtimeMs > STALE_MS;
+}
+
+/** Takes the lock at `path` or throws LockedError. `what` names the holder in the message ("uploader"). */
+export async function acquireProcessLock(path: string, what: string): Promise<ProcessLock> {
+  const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), what };
+  const text = `${JSON.stringify(mine)}\n`;
+  for (let tries = 0; tries < 5; tries += 1) {
+    try {
+      await writeFile(path, text, { flag: 'wx', mode: 0o600 });
+      return held(path, text);
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    }
+    const found = await readHolder(path);
+    if (!found) continue;
+    if (!isStale(found, Date.now())) throw new LockedError(path, found.holder);
+    // Set the stale lock aside under a unique name, then check it is the one judged stale: another process may have
+    // taken it over between our read and our rename, and its fresh lock must be put back.
+    const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') continue;
+      throw error;
+    }
+    const moved = await readFile(aside, 'utf8').catch(() => '');
+    if (moved === found.raw) {
+      await unlink(aside).catch(() => undefined);
+    } else {
+      await link(aside, path).catch(() => undefined);
+      await unlink(aside).catch(() => undefined);
+    }
+  }
+  const found = await readHolder(path);
+  throw new LockedError(path, found?.holder ?? { pid: NaN, host: '?', since: '', what: 'process' });
+}
+
+function held(path: string, text: string): ProcessLock {
+  const beat = setInterval(() => {
+    const now = new Date();
+    void utimes(path, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  beat.unref();
+  let released = false;
+  return {
+    path,
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(beat);
+      // Only our own lock is removed (never one another process took over meanwhile).
+      const current = await readFile(path, 'utf8').catch(() => undefined);
+      if (current === text) await unlink(path).catch(() => undefined);
+    },
+  };
+}
