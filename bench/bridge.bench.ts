@@ -99,6 +99,8 @@ async function main(): Promise<void> {
     const ours = await sequential(500, () => call('jobs.query', { limit: 100 }));
     const base = await sequential(500, async () => (await fetch(bareUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"limit":100}' })).text());
     bare.close();
+    const inProcess = await sequential(500, () => handlers.call('jobs.query', { limit: 100 }));
+    process.stdout.write(`(the same call in-process, without HTTP: ${inProcess.toFixed(2)} ms; HTTP adds ${(ours - inProcess).toFixed(2)} ms)\n`);
     figures.push({ name: 'bridge round trip, jobs window of 100 (median)', ours: `${ours.toFixed(2)} ms`, baseline: `${base.toFixed(2)} ms (bare fetch)`, ratio: ours / base, target: '<= 2x', pass: ours / base <= 2 });
 
     process.stdout.write('window queries...\n');
