@@ -1,0 +1,113 @@
+/**
+ * The bridge in browser mode: methods are POSTs to /bridge/<method>, events arrive over Server-Sent Events. The
+ * session cookie (set when the page was first loaded with its token) authenticates both; the token itself is never
+ * handled here. EventSource reconnects by itself and resends the last event id, so no event is lost across a short
+ * break; after a long break (the server restarted) the screens refetch on the `reconnect` callback.
+ */
+import {
+  BRIDGE_EVENT_NAMES, BRIDGE_HTTP, BridgeError, bridgeErrorEnvelopeSchema, type BridgeApi, type BridgeEvent,
+  type BridgeEventName, type BridgeMethodName, type BridgeRequest, type BridgeResponse,
+} from '../../shared/bridge';
+
+type Listener = (payload: never) => void;
+
+export type HttpBridgeOptions = {
+  /** Origin of the ui server; default the page's own. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  EventSource?: typeof EventSource;
+  /** Called after the event stream came back from a break: events may have been missed, refetch what is shown. */
+  onReconnect?: () => void;
+};
+
+export type HttpBridge = BridgeApi & {
+  /** Ends the event stream. */
+  close(): void;
+  /** Whether the event stream is open right now. */
+  connected(): boolean;
+};
+
+function transportError(message: string): BridgeError {
+  return new BridgeError({ name: 'BridgeTransportError', code: 'internal', message });
+}
+
+export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
+  const base = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const Source = options.EventSource ?? EventSource;
+  const listeners = new Map<BridgeEventName, Set<Listener>>();
+  let source: EventSource | undefined;
+  let open = false;
+  let everOpened = false;
+
+  const dispatch = (event: BridgeEventName, data: string): void => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(data);
+    } catch {
+      return;
+    }
+    for (const listener of listeners.get(event) ?? []) (listener as (p: unknown) => void)(payload);
+  };
+
+  const connect = (): void => {
+    if (source) return;
+    const es = new Source(`${base}${BRIDGE_HTTP.events}`, { withCredentials: true });
+    source = es;
+    es.onopen = () => {
+      open = true;
+      if (everOpened) options.onReconnect?.();
+      everOpened = true;
+    };
+    es.onerror = () => {
+      open = false;
+    };
+    for (const name of BRIDGE_EVENT_NAMES) es.addEventListener(name, (message) => dispatch(name, (message as MessageEvent<string>).data));
+  };
+
+  return {
+    platform: 'browser',
+    async call<M extends BridgeMethodName>(method: M, request: BridgeRequest<M>): Promise<BridgeResponse<M>> {
+      let response: Response;
+      try {
+        response = await doFetch(`${base}${BRIDGE_HTTP.methods}${method}`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request ?? {}),
+        });
+      } catch (error) {
+        throw transportError(`the app's engine cannot be reached (${(error as Error).message}); is payroll-uploader ui still running?`);
+      }
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch {
+        throw transportError(`the engine answered ${response.status} without a JSON body`);
+      }
+      if (typeof body === 'object' && body !== null && 'ok' in body) {
+        if (body.ok === true && 'result' in body) return body.result as BridgeResponse<M>;
+        if (body.ok === false && 'error' in body) {
+          const envelope = bridgeErrorEnvelopeSchema.safeParse(body.error);
+          if (envelope.success) throw new BridgeError(envelope.data);
+        }
+      }
+      throw transportError(`the engine answered ${response.status} with an unexpected body`);
+    },
+    on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvent<E>) => void): () => void {
+      connect();
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+      };
+    },
+    close() {
+      source?.close();
+      source = undefined;
+      open = false;
+    },
+    connected: () => open,
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * What the screens see of the core: zod schemas of the views the bridge answers with. The core maps its own records
+ * (journal rows, settings, keychain answers) to these; the renderer never sees the core's types. Times are epoch
+ * milliseconds unless named otherwise.
+ */
+import { z } from 'zod';
+import { deliveryAttemptSchema } from '../deliveries.schema';
+import { FILE_TYPE_CODES, type FileTypeCode } from '../files.schema';
+import { recordErrorSchema } from '../imports.schema';
+import { RECORD_KINDS } from '../records.schema';
+import { PROFILE_NAMES, settingsSchema, type Settings } from '../settings.schema';
+
+/** States of a file job; `waiting` means waiting to retry a step. uploaded, rejected and duplicate are outcomes. */
+export const JOB_STATES = [
+  'found', 'hashing', 'validating', 'granting', 'uploading', 'uploaded', 'rejected', 'duplicate', 'waiting',
+] as const;
+export type JobStateView = (typeof JOB_STATES)[number];
+export const jobStateSchema = z.enum(JOB_STATES);
+
+export const JOB_OUTCOMES = ['uploaded', 'rejected', 'duplicate'] as const;
+export type JobOutcome = (typeof JOB_OUTCOMES)[number];
+export const jobOutcomeSchema = z.enum(JOB_OUTCOMES);
+
+export const fileTypeCodeSchema = z.enum(FILE_TYPE_CODES as [FileTypeCode, ...FileTypeCode[]]);
+
+/** One watched file in the queue or in its history. */
+export const jobViewSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Where the file was found. */
+  path: z.string(),
+  size: z.number(),
+  state: jobStateSchema,
+  /** For `waiting`: the step it waits to retry. */
+  resumeState: z.enum(['found', 'granting', 'uploading']).optional(),
+  /** Set once the job has an outcome (uploaded, rejected, duplicate). */
+  outcome: jobOutcomeSchema.optional(),
+  /** The outcome is final and the file was filed away (or had disappeared). */
+  finished: z.boolean(),
+  foundAt: z.number(),
+  /** The day the file was found, YYYY-MM-DD (local time). */
+  foundDay: z.string(),
+  stateChangedAt: z.number(),
+  nextAttemptAt: z.number().optional(),
+  attempts: z.number().int(),
+  lastError: z.string().optional(),
+  fileType: fileTypeCodeSchema.optional(),
+  referenceDate: z.string().optional(),
+  md5: z.string().optional(),
+  warningCount: z.number().int(),
+  importId: z.string().optional(),
+  archivedPath: z.string().optional(),
+  finishedAt: z.number().optional(),
+});
+export type JobView = z.infer<typeof jobViewSchema>;
+
+/** One job in full: its warnings (CSV line numbers) and where its error report is. */
+export const jobDetailSchema = jobViewSchema.extend({
+  /** Row problems found before the upload (at most the first 100; warningCount says how many there were). */
+  warnings: z.array(recordErrorSchema),
+  uploadedAt: z.number().optional(),
+  /** The `.error.txt` written beside a refused file, when there is one. */
+  errorFile: z.string().optional(),
+});
+export type JobDetail = z.infer<typeof jobDetailSchema>;
+
+export const JOB_SORT_KEYS = ['foundAt', 'name', 'state', 'size'] as const;
+export const JOB_QUERY_MAX_LIMIT = 500;
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+
+/** A window of jobs: filters combine with AND; the values inside one filter with OR. */
+export const jobQuerySchema = z.strictObject({
+  states: z.array(jobStateSchema).max(JOB_STATES.length).optional(),
+  /** Jobs with one of these outcomes; combined with `states` as one list of states. */
+  outcomes: z.array(jobOutcomeSchema).max(JOB_OUTCOMES.length).optional(),
+  fileTypes: z.array(fileTypeCodeSchema).max(10).optional(),
+  /** Found on or after this day (YYYY-MM-DD, local time). */
+  foundFrom: isoDay.optional(),
+  /** Found on or before this day (YYYY-MM-DD, local time). */
+  foundTo: isoDay.optional(),
+  /** Part of the file name, any case. */
+  text: z.string().max(200).optional(),
+  /** true: only filed-away jobs; false: only jobs still in the queue. */
+  finished: z.boolean().optional(),
+  sort: z.strictObject({ by: z.enum(JOB_SORT_KEYS), dir: z.enum(['asc', 'desc']) }).default({ by: 'foundAt', dir: 'desc' }),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(JOB_QUERY_MAX_LIMIT).default(100),
+}).refine((q) => !q.foundFrom || !q.foundTo || q.foundFrom <= q.foundTo, { path: ['foundTo'], error: 'must not be before foundFrom' });
+export type JobQuery = z.input<typeof jobQuerySchema>;
+
+export const jobWindowSchema = z.object({ total: z.number().int(), items: z.array(jobViewSchema) });
+export type JobWindow = z.infer<typeof jobWindowSchema>;
+
+/** Progress of reading (hashing) or uploading one file. */
+export const jobProgressSchema = z.object({
+  id: z.number().int(),
+  phase: z.enum(['hashing', 'uploading']),
+  bytes: z.number(),
+  total: z.number(),
+  bytesPerSecond: z.number().optional(),
+});
+export type JobProgressView = z.infer<typeof jobProgressSchema>;
+
+export const BATCH_STATES = ['sending', 'sent', 'failed', 'unknown'] as const;
+/** A manual JSON batch (the records themselves are not kept: they hold personal data). */
+export const batchViewSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(RECORD_KINDS),
+  records: z.number().int(),
+  /** unknown: the app stopped mid-send, the outcome was never seen. */
+  state: z.enum(BATCH_STATES),
+  createdAt: z.number(),
+  stateChangedAt: z.number(),
+  importId: z.string().optional(),
+  receivedAt: z.string().optional(),
+  error: z.string().optional(),
+});
+export type BatchView = z.infer<typeof batchViewSchema>;
+
+/** A problem of one record of a batch, found by the local check or by the service (400/422). */
+export const batchProblemSchema = z.object({
+  /** 0-based index of the record; absent for the batch as a whole. */
+  index: z.number().int().optional(),
+  field: z.string().optional(),
+  message: z.string(),
+  source: z.enum(['local', 'service']),
+});
+export type BatchProblem = z.infer<typeof batchProblemSchema>;
+
+export const batchSendResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), importId: z.string(), records: z.number().int(), receivedAt: z.string(), batch: batchViewSchema }),
+  z.object({
+    ok: z.literal(false),
+    problems: z.array(batchProblemSchema),
+    /** Absent when nothing was sent (the local check refused the records). */
+    batch: batchViewSchema.optional(),
+  }),
+]);
+export type BatchSendResult = z.infer<typeof batchSendResultSchema>;
+
+export const profileNameViewSchema = z.enum(PROFILE_NAMES);
+
+/** The settings as stored (defaults filled in) and the file they live in. */
+export const settingsViewSchema = z.object({
+  settings: z.custom<Settings>((value) => settingsSchema.safeParse(value).success, 'not valid settings'),
+  file: z.string(),
+});
+export type SettingsView = z.infer<typeof settingsViewSchema>;
+
+type PatchOf<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: PatchOf<T[K]> | null }
+    : T;
+/** A change to settings: objects merge key by key, arrays replace, `null` removes a key (JSON has no undefined). */
+export type SettingsPatchView = PatchOf<Settings>;
+const isPlainObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The patch's shape is checked here; its values by the settings schema after the merge (errors per field). */
+export const settingsPatchSchema = z.custom<SettingsPatchView>(isPlainObject, 'a settings change must be an object');
+
+export const CREDENTIAL_SOURCES = ['keychain', 'environment', 'none'] as const;
+/** Whether a profile has credentials; the secret itself is never answered. */
+export const credentialStatusSchema = z.object({
+  profile: profileNameViewSchema,
+  stored: z.boolean(),
+  source: z.enum(CREDENTIAL_SOURCES),
+  clientId: z.string().optional(),
+  /** Set when the keychain cannot be used, with the reason and the fix. */
+  keychainProblem: z.string().optional(),
+});
+export type CredentialStatus = z.infer<typeof credentialStatusSchema>;
+
+export const credentialTestSchema = z.object({
+  ok: z.boolean(),
+  scopes: z.array(z.string()),
+  /** How long getting a token took. */
+  ms: z.number(),
+  /** Why not, in words (the service's answer), when ok is false. */
+  message: z.string().optional(),
+});
+export type CredentialTest = z.infer<typeof credentialTestSchema>;
+
+export const FOLDER_STATES = ['stopped', 'watching', 'paused', 'missing'] as const;
+export const folderStateSchema = z.object({
+  folder: z.string().optional(),
+  state: z.enum(FOLDER_STATES),
+});
+export type FolderState = z.infer<typeof folderStateSchema>;
+
+export const localServerStateSchema = z.object({
+  running: z.boolean(),
+  url: z.string().optional(),
+  port: z.number().int().optional(),
+  /** The app's own client of the local server (its secret is in the keychain). */
+  clientId: z.string().optional(),
+  webhookUrl: z.string().optional(),
+});
+export type LocalServerState = z.infer<typeof localServerStateSchema>;
+
+export const webhookViewSchema = z.object({
+  url: z.string().nullable(),
+  secretSet: z.boolean(),
+  /** Only in the answer of the set that generated it. */
+  secret: z.string().optional(),
+});
+export type WebhookView = z.infer<typeof webhookViewSchema>;
+
+export const requestLogEntryViewSchema = z.object({
+  id: z.number().int(),
+  /** ISO 8601 UTC. */
+  at: z.string(),
+  method: z.string(),
+  path: z.string(),
+  /** 0 when fault injection dropped the connection. */
+  status: z.number().int(),
+  ms: z.number(),
+  traceId: z.string().optional(),
+});
+export type RequestLogEntryView = z.infer<typeof requestLogEntryViewSchema>;
+
+export const faultRuleViewSchema = z.strictObject({
+  pathPrefix: z.string().regex(/^\//, 'must start with /').max(2048),
+  latencyMs: z.number().int().min(0).max(60_000).optional(),
+  errorRate: z.number().min(0).max(1).optional(),
+  errorStatus: z.union([z.literal(500), z.literal(503)]).optional(),
+  dropRate: z.number().min(0).max(1).optional(),
+});
+export type FaultRuleView = z.infer<typeof faultRuleViewSchema>;
+
+export { deliveryAttemptSchema };
+
+export const noticeSchema = z.object({
+  level: z.enum(['info', 'warning', 'error']),
+  message: z.string(),
+  jobId: z.number().int().optional(),
+});
+export type Notice = z.infer<typeof noticeSchema>;

@@ -1,0 +1,3 @@
+export * from './bridge-error';
+export * from './bridge-views';
+export * from './bridge-contract';
