@@ -23,6 +23,9 @@ try {
   await host.stopped;
   process.exit(0);
 } catch (error) {
-  port.postMessage({ type: 'fatal', error: envelopeOf(error, logger) });
+  // A start-up failure (a broken settings file, an unreadable data folder) is said to the clerk as it is.
+  logger.error(`the engine could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const envelope = envelopeOf(error);
+  port.postMessage({ type: 'fatal', error: envelope.code === 'internal' && error instanceof Error ? { ...envelope, message: error.message } : envelope });
   process.exit(1);
 }

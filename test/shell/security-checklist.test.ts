@@ -2,7 +2,7 @@
  * Electron's security checklist, item by item, on the real shell modules loaded with a stand-in for the electron
  * module: main.ts starts as in the app (the engine runs as a real Node child process), and each guard is exercised.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -169,10 +169,24 @@ describe('IPC (items 17 and 20)', () => {
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
   });
 
-  it('relays a valid call to the engine process and answers its reply', async () => {
-    const reply = await call(fromApp(), 'watch.state', {});
-    expect(reply.ok === true || reply.error?.code !== 'internal').toBe(true);
-    expect(electronStandIn.utilityChildren[0]?.pid).toBeGreaterThan(0);
+  it('relays a valid call to the engine process, which answers from the session service', async () => {
+    expect(await call(fromApp(), 'settings.get', {})).toMatchObject({ ok: true, result: { file: path.join(dataDir, 'settings.json') } });
+    const folder = path.join(dataDir, 'exports');
+    expect(await call(fromApp(), 'watch.setFolder', { folder })).toMatchObject({ ok: true, result: { folder } });
+    expect(await call(fromApp(), 'settings.get', {})).toMatchObject({ ok: true, result: { settings: { watchedFolder: folder } } });
+    // jobs.reveal is main's, but which file to show is the engine's answer: an unknown job is the engine's not_found.
+    expect(await call(fromApp(), 'jobs.reveal', { id: 424242 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(electronStandIn.utilityChildren).toHaveLength(1);
+  });
+
+  it("sends the engine's events to the window on payroll:event, and the tray follows them", async () => {
+    const folder = path.join(dataDir, 'exports');
+    await mkdir(folder, { recursive: true });
+    expect(await call(fromApp(), 'watch.start', {})).toMatchObject({ ok: true, result: { state: 'watching', folder } });
+    await vi.waitFor(() => expect(window.webContents.sent).toContainEqual({ channel: BRIDGE_IPC.event, message: { event: 'folder', payload: { state: 'watching', folder } } }), { timeout: 20_000 });
+    await vi.waitFor(() => expect(FakeTray.created[0]?.menu.map((item) => item.label)).toContain('Pause watching'));
+    await rm(folder, { recursive: true });
+    await vi.waitFor(() => expect(FakeTray.created[0]?.tooltip).toMatch(/Needs attention: the watched folder is missing/), { timeout: 30_000 });
   });
 
   it('answers watch.browse in main with the native folder dialog', async () => {

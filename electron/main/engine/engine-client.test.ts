@@ -40,9 +40,8 @@ describe('createEngineClient with the real engine process', () => {
   it('gets ready, answers a call with an envelope reply, and stops the process cleanly', async () => {
     const engine = createEngineClient(spawnNodeEngine());
     await engine.ready;
-    const reply = await engine.call('watch.state', {});
-    expect(typeof reply.ok).toBe('boolean');
-    if (!reply.ok) expect(Object.keys(reply.error)).toEqual(expect.arrayContaining(['name', 'code', 'message']));
+    expect(await engine.call('watch.state', {})).toEqual({ ok: true, result: { state: 'stopped' } });
+    expect(await engine.call('jobs.get', { id: 1 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     await engine.stop();
     expect(engine.running).toBe(false);
     expect(children.at(-1)?.exitCode).toBe(0);
@@ -60,7 +59,7 @@ describe('createEngineClient with the real engine process', () => {
     expect(trouble[0]).toMatch(/engine stopped .* started again/);
     await vi.waitFor(() => expect(ready).toHaveBeenCalledTimes(2), { timeout: 30_000 });
     expect(children.at(-1)).not.toBe(first);
-    expect(typeof (await supervisor.call('watch.state', {})).ok).toBe('boolean');
+    expect(await supervisor.call('watch.state', {})).toEqual({ ok: true, result: { state: 'stopped' } });
     await supervisor.stop();
   });
 

@@ -92,8 +92,8 @@ export function createEngineClient(engine: EngineProcess): EngineClient {
       // The engine listens only once its services are open: a call posted earlier would be lost.
       try {
         await ready;
-      } catch {
-        return { ok: false, error: gone("The app's engine could not start; the details are in the log.") };
+      } catch (error) {
+        return { ok: false, error: gone(`The app's engine could not start: ${(error as Error).message}`) };
       }
       if (!running || stopRequested) return { ok: false, error: gone('The app is closing.') };
       const id = nextId++;
