@@ -15,7 +15,7 @@ type Pending = { last: number; lastBytes: number; lastPhase: string; waiting?: J
 export type EventRelayOptions = { progressIntervalMs?: number; now?: () => number };
 
 /** Sends the session's events through `send` until the returned function is called. */
-export function relayEvents(session: Session, send: (message: BridgeEventMessage) => void, options: EventRelayOptions = {}): () => void {
+export function relayEvents(session: Pick<Session, 'on'>, send: (message: BridgeEventMessage) => void, options: EventRelayOptions = {}): () => void {
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const now = options.now ?? Date.now;
   const jobs = new Map<number, Pending>();
