@@ -36,11 +36,12 @@ function openBrowser(url) {
   let command;
   let commandArgs;
   if (process.platform === 'darwin') [command, commandArgs] = ['open', [url]];
-  else if (process.platform === 'win32') [command, commandArgs] = ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]];
+  // The address is ours (http://127.0.0.1:<port>/?token=<base64url>): nothing in it that cmd would interpret.
+  else if (process.platform === 'win32') [command, commandArgs] = ['cmd', ['/c', 'start', '""', url]];
   else if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) [command, commandArgs] = ['xdg-open', [url]];
   else return;
   try {
-    const child = spawn(command, commandArgs, { stdio: 'ignore', detached: true });
+    const child = spawn(command, commandArgs, { stdio: 'ignore', detached: true, windowsVerbatimArguments: process.platform === 'win32' });
     child.on('error', () => undefined);
     child.unref();
   } catch {

@@ -1,6 +1,6 @@
 /** main's engine client against the real engine entry in a real Node child process (as utilityProcess runs it). */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,11 +11,11 @@ const entry = path.resolve(import.meta.dirname, '../../engine/engine-main.ts');
 let dataDir: string;
 const children: ChildProcess[] = [];
 
-function spawnNodeEngine(): EngineProcess {
-  const child = fork(entry, ['--data-dir', dataDir], {
+function spawnNodeEngine(dir = dataDir): EngineProcess {
+  const child = fork(entry, ['--data-dir', dir], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, PAYROLL_DATA_DIR: dataDir, PAYROLL_LOG_LEVEL: 'silent' },
+    env: { ...process.env, PAYROLL_DATA_DIR: dir, PAYROLL_LOG_LEVEL: 'silent' },
   });
   children.push(child);
   return {
@@ -63,6 +63,21 @@ describe('createEngineClient with the real engine process', () => {
     await supervisor.stop();
   });
 
+  it('says why an engine could not start (a broken settings file), to calls and to the supervisor', async () => {
+    const broken = await mkdtemp(path.join(os.tmpdir(), 'engine-broken-'));
+    try {
+      await writeFile(path.join(broken, 'settings.json'), '{"concurrency": ');
+      const engine = createEngineClient(spawnNodeEngine(broken));
+      const crashed = new Promise<string | undefined>((resolve) => engine.onCrash((_code, reason) => resolve(reason)));
+      await expect(engine.ready).rejects.toThrow(/settings file .*settings\.json is invalid/);
+      const reply = await engine.call('settings.get', {});
+      expect(reply.ok ? '' : reply.error.message).toMatch(/^The app's engine could not start: The settings file /);
+      expect(await crashed).toMatch(/not valid JSON/);
+    } finally {
+      await rm(broken, { recursive: true, force: true });
+    }
+  });
+
   it('fails a pending call with an envelope when the engine dies mid-call', async () => {
     let exit: (code: number | null) => void = () => undefined;
     let deliver: (message: unknown) => void = () => undefined;
@@ -86,7 +101,7 @@ describe('createEngineClient with the real engine process', () => {
     const reply = await pending;
     expect(reply).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(reply.ok ? '' : reply.error.message).toMatch(/stopped unexpectedly/);
-    expect(crashed).toHaveBeenCalledWith(139);
+    expect(crashed).toHaveBeenCalledWith(139, undefined);
   });
 
   it('gives up after too many crashes in a row instead of looping', () => {

@@ -20,8 +20,8 @@ export type EngineClient = {
   readonly ready: Promise<void>;
   call(method: BridgeMethodName, request: unknown): Promise<BridgeReply<BridgeMethodName>>;
   onEvent(listener: EngineEventListener): () => void;
-  /** Called once when the engine process ended without being asked to stop. */
-  onCrash(listener: (code: number | null) => void): void;
+  /** Called once when the engine process ended without being asked to stop; `reason` when it could not start. */
+  onCrash(listener: (code: number | null, reason?: string) => void): void;
   /** Asks the engine to close its services; kills it when it has not finished within `graceMs`. */
   stop(graceMs?: number): Promise<void>;
   readonly running: boolean;
@@ -32,7 +32,8 @@ const gone = (message: string): BridgeErrorEnvelope => ({ name: 'BridgeError', c
 export function createEngineClient(engine: EngineProcess): EngineClient {
   const pending = new Map<number, (reply: BridgeReply<BridgeMethodName>) => void>();
   const listeners = new Set<EngineEventListener>();
-  const crashListeners = new Set<(code: number | null) => void>();
+  const crashListeners = new Set<(code: number | null, reason?: string) => void>();
+  let fatal: string | undefined;
   let nextId = 1;
   let running = true;
   let stopRequested = false;
@@ -66,6 +67,7 @@ export function createEngineClient(engine: EngineProcess): EngineClient {
         for (const listener of listeners) listener(message.event, message.payload);
         return;
       case 'fatal':
+        fatal = message.error.message;
         failReady(new Error(message.error.message));
         return;
       case 'stopped':
@@ -80,7 +82,7 @@ export function createEngineClient(engine: EngineProcess): EngineClient {
     for (const settle of pending.values()) settle({ ok: false, error });
     pending.clear();
     markExited();
-    if (!stopRequested) for (const listener of crashListeners) listener(code);
+    if (!stopRequested) for (const listener of crashListeners) listener(code, fatal);
   });
 
   return {

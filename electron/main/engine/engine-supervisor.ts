@@ -38,16 +38,17 @@ export function superviseEngine(options: EngineSupervisorOptions): EngineSupervi
       for (const listener of listeners) listener(event, payload);
     });
     next.ready.then(() => options.onReady?.(), () => undefined);
-    next.onCrash((code) => {
+    next.onCrash((code, reason) => {
       if (stopping) return;
+      const what = reason ? `The app's engine could not start: ${reason}` : `The app's engine stopped (exit code ${String(code)})`;
       const at = now();
       while (restarts.length > 0 && (restarts[0] ?? 0) <= at - windowMs) restarts.shift();
       if (restarts.length >= maxRestarts) {
-        options.onTrouble(`The app's engine stopped (exit code ${String(code)}) and keeps failing; restart the app.`, true);
+        options.onTrouble(`${what}. It keeps failing; fix that and restart the app.`, true);
         return;
       }
       restarts.push(at);
-      options.onTrouble(`The app's engine stopped (exit code ${String(code)}); it was started again.`, false);
+      options.onTrouble(`${what}; it was started again.`, false);
       start();
     });
   };
