@@ -2,13 +2,13 @@
  * Electron's security checklist, item by item, on the real shell modules loaded with a stand-in for the electron
  * module: main.ts starts as in the app (the engine runs as a real Node child process), and each guard is exercised.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRIDGE_IPC } from '../../shared/bridge';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/security/content-security-policy';
-import { electronStandIn, FakeBrowserWindow, FakeTray, type FakeWebContents } from './electron-stand-in';
+import { electronStandIn, FakeBrowserWindow, FakeNotification, FakeTray, type FakeWebContents } from './electron-stand-in';
 
 vi.mock('electron', async () => {
   const { electronStandIn: standIn } = await import('./electron-stand-in');
@@ -185,6 +185,17 @@ describe('IPC (items 17 and 20)', () => {
     expect(await call(fromApp(), 'watch.start', {})).toMatchObject({ ok: true, result: { state: 'watching', folder } });
     await vi.waitFor(() => expect(window.webContents.sent).toContainEqual({ channel: BRIDGE_IPC.event, message: { event: 'folder', payload: { state: 'watching', folder } } }), { timeout: 20_000 });
     await vi.waitFor(() => expect(FakeTray.created[0]?.menu.map((item) => item.label)).toContain('Pause watching'));
+
+    // A file the payroll system got wrong: refused before any upload, and the clerk is told by the OS.
+    await writeFile(path.join(folder, 'census-broken.csv'), 'this is not,the census header\n1,2\n');
+    await vi.waitFor(() => expect(FakeNotification.shown).toContainEqual({ title: 'File refused', body: expect.stringMatching(/^census-broken\.csv: /) as string }), { timeout: 40_000 });
+    expect(window.webContents.sent.some(({ message }) => (message as { event: string; payload: { outcome?: string } }).event === 'result'
+      && (message as { payload: { outcome?: string } }).payload.outcome === 'rejected')).toBe(true);
+    expect(FakeTray.created[0]?.tooltip).toMatch(/Needs attention: 1 file refused/);
+    // Opening the window is the clerk having looked.
+    window.show();
+    expect(FakeTray.created[0]?.tooltip).not.toMatch(/refused/);
+
     await rm(folder, { recursive: true });
     await vi.waitFor(() => expect(FakeTray.created[0]?.tooltip).toMatch(/Needs attention: the watched folder is missing/), { timeout: 30_000 });
   });
