@@ -189,8 +189,15 @@ describe('IPC (items 17 and 20)', () => {
     // A file the payroll system got wrong: refused before any upload, and the clerk is told by the OS.
     await writeFile(path.join(folder, 'census-broken.csv'), 'this is not,the census header\n1,2\n');
     await vi.waitFor(() => expect(FakeNotification.shown).toContainEqual({ title: 'File refused', body: expect.stringMatching(/^census-broken\.csv: /) as string }), { timeout: 40_000 });
-    expect(window.webContents.sent.some(({ message }) => (message as { event: string; payload: { outcome?: string } }).event === 'result'
-      && (message as { payload: { outcome?: string } }).payload.outcome === 'rejected')).toBe(true);
+    type Sent = { event: string; payload: { id: number; outcome?: string } };
+    const refused = window.webContents.sent.map(({ message }) => message as Sent).find((m) => m.event === 'result' && m.payload.outcome === 'rejected');
+    expect(refused).toBeDefined();
+    // Reveal: the engine says where the file went (rejected/), main shows it in the file manager.
+    const revealed = await call(fromApp(), 'jobs.reveal', { id: refused?.payload.id });
+    expect(revealed).toMatchObject({ ok: true, result: { revealed: true } });
+    const shownPath = (revealed.result as { path: string }).path;
+    expect(shownPath).toMatch(/rejected[\\/].*census-broken\.csv$/);
+    expect(electronStandIn.shell.revealed).toEqual([shownPath]);
     expect(FakeTray.created[0]?.tooltip).toMatch(/Needs attention: 1 file refused/);
     // Opening the window is the clerk having looked.
     window.show();
