@@ -38,7 +38,6 @@ function transportError(message: string): BridgeError {
 export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const Source = options.EventSource ?? EventSource;
   const listeners = new Map<BridgeEventName, Set<Listener>>();
   let source: EventSource | undefined;
   let open = false;
@@ -60,6 +59,8 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
 
   const connect = (): void => {
     if (source || closed) return;
+    // Looked up on first use, so the client can be made where no EventSource exists (Node, until a listener is added).
+    const Source = options.EventSource ?? globalThis.EventSource;
     const es = new Source(`${base}${BRIDGE_HTTP.events}`, { withCredentials: true });
     source = es;
     es.onopen = () => {

@@ -12,6 +12,7 @@ import { createSession, type Session } from '../../electron/core/session';
 import { createSettingsStore } from '../../electron/core/settings';
 import { createLogger } from '../../electron/lib/logger';
 import { startUiServer, type UiServer } from '../../electron/cli/ui/ui-server';
+import type { StartOptions } from '../../electron/server/server';
 import { tempDir } from './local-server';
 import { RENDERER_DIR } from './ui-app';
 
@@ -29,6 +30,10 @@ export type UiEngineOptions = {
   settings?: SettingsInput;
   secrets?: SecretStore;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The queue's retry delays (default 200 ms doubling to 1 s, so tests do not wait long). */
+  retry?: { baseMs: number; maxMs: number };
+  /** Options of the embedded local server (e.g. short delivery retries). */
+  localServer?: Partial<StartOptions>;
   /** Progress coalescing interval of the event relay (default 100 ms). */
   progressIntervalMs?: number;
 };
@@ -40,7 +45,8 @@ export async function startUiEngine(options: UiEngineOptions = {}): Promise<UiEn
   const logger = createLogger('test-ui', () => undefined);
   const session = createSession({
     dataDir, settings: createSettingsStore({ cwd: dataDir }), secrets: options.secrets ?? new KeychainSecretStore(),
-    env: options.env ?? {}, logger, retry: { baseMs: 200, maxMs: 1000 },
+    env: options.env ?? {}, logger, retry: options.retry ?? { baseMs: 200, maxMs: 1000 },
+    ...(options.localServer ? { localServer: options.localServer } : {}),
   });
   const handlers = createBridgeHandlers({ session, logger, checkResponses: true });
   const start = (port = 0, token?: string) => startUiServer({

@@ -38,6 +38,8 @@ export type JobListItem = Omit<
 
 export type JobQuery = {
   window(query: JobWindowQuery): { total: number; items: JobListItem[] };
+  /** SQLite's plan for the window's two statements (to check that they search indexes rather than scan). */
+  plan(query: JobWindowQuery): string[];
   /** Manual batches, newest first. */
   batches(offset: number, limit: number): { total: number; items: BatchJob[] };
   close(): void;
@@ -158,14 +160,28 @@ export function openJobQuery(journalPath: string): JobQuery {
     return statement;
   };
 
+  const statementsOf = (query: JobWindowQuery) => {
+    const { sql, params } = whereOf(query);
+    const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
+    return {
+      params,
+      count: `SELECT COUNT(*) AS n FROM jobs ${sql}`,
+      rows: `SELECT ${COLUMNS} FROM jobs ${sql} ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`,
+    };
+  };
+
   return {
     window(query) {
-      const { sql, params } = whereOf(query);
-      const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
-      const total = Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n);
-      const rows = prepared(`SELECT ${COLUMNS} FROM jobs ${sql} ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`)
-        .all(...params, query.limit, query.offset) as Row[];
-      return { total, items: rows.map(toItem) };
+      const { params, count, rows } = statementsOf(query);
+      const total = Number((prepared(count).get(...params) as { n: number }).n);
+      const found = prepared(rows).all(...params, query.limit, query.offset) as Row[];
+      return { total, items: found.map(toItem) };
+    },
+    plan(query) {
+      const { params, count, rows } = statementsOf(query);
+      const explain = (sql: string, values: unknown[]) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((r) => r.detail);
+      return [...explain(count, params), ...explain(rows, [...params, query.limit, query.offset])];
     },
     batches(offset, limit) {
       const total = Number((prepared('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n);
