@@ -2,11 +2,14 @@
  * `npm run build:shell` for real: the bundles a packaged app runs without a TypeScript loader. The preload is run
  * as a sandboxed preload would be (only `require('electron')` exists) and the engine bundle must not touch electron.
  */
-import { readFile } from 'node:fs/promises';
+import { fork } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildShell } from '../../scripts/build-shell';
+import { createEngineClient } from '../../electron/main/engine/engine-client';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dist = (file: string) => path.join(root, 'dist', file);
@@ -48,6 +51,28 @@ describe('the shell build', () => {
     expect(importsOf(engine)).not.toContain('electron');
     for (const specifier of [...importsOf(main), ...importsOf(engine)]) expect(specifier).toMatch(/^(node:|electron$|electron-store$|conf$|zod$|[@a-z])/);
     for (const specifier of [...importsOf(main), ...importsOf(engine)]) expect(specifier).not.toMatch(/\.ts$|^\.|tsx/);
+  });
+
+  it('runs the built engine with plain Node (no TypeScript loader) and answers from the session service', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'built-engine-'));
+    const child = fork(dist('engine/engine.js'), ['--data-dir', dataDir], {
+      execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, PAYROLL_LOG_LEVEL: 'silent' },
+    });
+    try {
+      const engine = createEngineClient({
+        postMessage: (message) => void child.send(message),
+        onMessage: (listener) => void child.on('message', listener),
+        onExit: (listener) => void child.on('exit', listener),
+        kill: () => void child.kill('SIGKILL'),
+      });
+      await engine.ready;
+      expect(await engine.call('settings.get', {})).toMatchObject({ ok: true, result: { file: path.join(dataDir, 'settings.json') } });
+      await engine.stop();
+      expect(child.exitCode).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('copies the icons next to the bundles', async () => {
