@@ -2,7 +2,8 @@
  * `npm run build:shell` for real: the bundles a packaged app runs without a TypeScript loader. The preload is run
  * as a sandboxed preload would be (only `require('electron')` exists) and the engine bundle must not touch electron.
  */
-import { fork } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,6 +75,29 @@ describe('the shell build', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('starts the built main (the stand-in answering for electron): window, guards, IPC, tray, and the built engine', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'built-main-'));
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/shell/built-main/run-built-main.ts'], {
+        cwd: root, env: { ...process.env, PAYROLL_DATA_DIR: dataDir, PAYROLL_LOG_LEVEL: 'silent' }, timeout: 90_000,
+      });
+      const seen = JSON.parse(stdout) as Record<string, unknown>;
+      expect(seen).toMatchObject({
+        sandbox: true,
+        privileged: [{ scheme: 'app', privileges: { standard: true, secure: true } }],
+        loaded: 'app://payroll/index.html',
+        webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, preload: dist('preload/preload.cjs') },
+        settings: { ok: true, result: { file: path.join(dataDir, 'settings.json') } },
+        refused: 'refused',
+        tray: 'Payroll Uploader: Idle (not watching)',
+        engineArgs: [dist('engine/engine.js'), '--data-dir', dataDir],
+        engineExit: 0,
+      });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('copies the icons next to the bundles', async () => {
     for (const name of ['icon-512.png', 'icon-256.png', 'tray-idle.png', 'tray-uploading.png', 'tray-attention.png']) {
