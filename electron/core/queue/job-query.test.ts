@@ -96,6 +96,20 @@ describe('job queries', () => {
     expect(query.window({ ...base, text: 'arrival' }).items.map((j) => j.id)).toEqual([job.id]);
   });
 
+  it('answers a common text (thousands of matches) with the same rows, and totals follow every commit', () => {
+    expect(query.window({ ...base, text: 'dense' }).total).toBe(0);
+    journal.transaction(() => {
+      for (let i = 0; i < 2_500; i += 1) {
+        journal.insertJob({ path: `/w/dense-${i}.csv`, name: `${i % 5 === 0 ? 'DENSE' : 'dense'}-${i}.csv`, size: i, mtimeMs: i }, T0 + 10_000_000 + i, day(0));
+      }
+    });
+    const window = query.window({ ...base, text: 'Dense', limit: 10, offset: 5 });
+    expect(window.total).toBe(2_500);
+    expect(window.items.map((j) => j.name)).toEqual(Array.from({ length: 10 }, (_, k) => 2_494 - k).map((i) => `${i % 5 === 0 ? 'DENSE' : 'dense'}-${i}.csv`));
+    journal.insertJob({ path: '/w/dense-last.csv', name: 'dense-last.csv', size: 1, mtimeMs: 1 }, T0 + 20_000_000, day(0));
+    expect(query.window({ ...base, text: 'dense', limit: 1 })).toMatchObject({ total: 2_501, items: [{ name: 'dense-last.csv' }] });
+  });
+
   it('searches indexes instead of scanning the jobs table', () => {
     const plans = [
       { ...base, states: ['rejected' as const], text: 'census' },
