@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm start`: opens the desktop app when the Electron binary is installed, and otherwise says what to do.
-import { spawn } from 'node:child_process';
+// `npm start`: the desktop window where the Electron binary is installed; otherwise one line saying so, then
+// browser mode (`payroll-uploader ui`), whose address is printed and opened in the default browser when there is one.
+// Arguments after `npm start --` go to the ui command (e.g. --port 8080 --local-server).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -8,26 +10,73 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-let binary;
-try {
-  binary = require('electron'); // the package's main export is the path of the binary it downloaded
-} catch {
-  binary = undefined;
+function electronBinary() {
+  try {
+    const binary = require('electron'); // the package's main export is the path of the binary it downloaded
+    return typeof binary === 'string' && existsSync(binary) ? binary : undefined;
+  } catch {
+    return undefined; // "Electron failed to install correctly": the download was skipped or failed
+  }
 }
 
-if (typeof binary !== 'string' || !existsSync(binary)) {
-  process.stderr.write(`Payroll Uploader: the Electron binary is not installed, so the desktop window cannot open.
-
-To install it, on a machine that can reach Electron's download host:
-  rm -rf node_modules/electron && npm install     (without ELECTRON_SKIP_BINARY_DOWNLOAD set)
-
-Everything else works without it:
-  npm run server -- --port 8787                   the local stand-in of the service
-  npm run cli -- --help                           the headless payroll-uploader command (watch, send, ...)
-`);
-  process.exit(1);
+function run(script) {
+  const result = spawnSync(npm, ['run', '--silent', script], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], shell: process.platform === 'win32' });
+  if (result.status !== 0) {
+    process.stderr.write(`Payroll Uploader: \`npm run ${script}\` failed (exit ${result.status ?? result.signal}); see above.\n`);
+    process.exit(1);
+  }
 }
 
-const child = spawn(binary, [join(root, 'electron/main/launch.cjs')], { stdio: 'inherit', cwd: root });
-child.on('exit', (code) => process.exit(code ?? 1));
+/** The default browser, where a desktop exists to show it; failures are ignored (the address is printed anyway). */
+function openBrowser(url) {
+  if (process.env.PAYROLL_NO_BROWSER || process.env.CI) return;
+  let command;
+  let commandArgs;
+  if (process.platform === 'darwin') [command, commandArgs] = ['open', [url]];
+  // The address is ours (http://127.0.0.1:<port>/?token=<base64url>): nothing in it that cmd would interpret.
+  else if (process.platform === 'win32') [command, commandArgs] = ['cmd', ['/c', 'start', '""', url]];
+  else if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) [command, commandArgs] = ['xdg-open', [url]];
+  else return;
+  try {
+    const child = spawn(command, commandArgs, { stdio: 'ignore', detached: true, windowsVerbatimArguments: process.platform === 'win32' });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // no browser: the printed address is enough
+  }
+}
+
+function startDesktop(binary) {
+  run('build');
+  const child = spawn(binary, [root, ...args], { stdio: 'inherit', cwd: root });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+function startBrowserMode() {
+  process.stderr.write('Payroll Uploader: the Electron binary is not installed, so no desktop window; starting browser mode instead.\n');
+  if (!existsSync(join(root, 'dist', 'renderer', 'index.html'))) run('build:renderer');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron', 'cli', 'main.ts'), 'ui', ...args], {
+    cwd: root,
+    stdio: ['inherit', 'pipe', 'inherit'],
+  });
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    buffered += chunk;
+    const match = /^ui at (http:\/\/\S+)$/m.exec(buffered);
+    if (match) {
+      buffered = '';
+      openBrowser(match[1]);
+    } else if (buffered.length > 4096) buffered = buffered.slice(-4096);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1)));
+}
+
+const binary = electronBinary();
+if (binary) startDesktop(binary);
+else startBrowserMode();

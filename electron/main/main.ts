@@ -1,43 +1,40 @@
-/** The Electron shell: one window with Electron's security checklist applied. Thin: core services do the work. */
-import { join } from 'node:path';
-import { app, BrowserWindow, session, shell } from 'electron';
+/**
+ * Electron's entry (built to dist/main/main.js). Before the app is ready: the app:// scheme, the sandbox for every
+ * renderer, and one instance per user. Quitting waits for the engine to close its journal.
+ */
+import { app, protocol } from 'electron';
+import { appDataDir } from '../lib/app-data';
+import { appPaths } from './app-paths';
+import { startDesktopApp, type DesktopApp } from './desktop-app';
+import { claimSingleInstance } from './lifecycle/single-instance';
+import { HIDDEN_ARG } from './lifecycle/login-item';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from './security/app-protocol';
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+app.enableSandbox();
 
-function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1100,
-    height: 760,
-    title: 'Payroll Uploader',
-    webPreferences: {
-      preload: join(__dirname, '../preload/preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
+let desktop: DesktopApp | undefined;
+
+if (!claimSingleInstance(app, () => desktop?.showWindow())) {
+  app.quit();
+} else {
+  void app.whenReady().then(() => {
+    desktop = startDesktopApp({
+      paths: appPaths(app.getAppPath()),
+      dataDir: appDataDir(),
+      startHidden: process.argv.includes(HIDDEN_ARG),
+    });
   });
-  // No navigation away from the app and no new windows; external links open in the browser.
-  window.webContents.on('will-navigate', (event) => event.preventDefault());
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
+  // Closing the window keeps the app in the tray; only Quit ends it.
+  app.on('window-all-closed', () => undefined);
+  app.on('activate', () => desktop?.showWindow());
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed || !desktop) return;
+    event.preventDefault();
+    void desktop.shutdown().finally(() => {
+      closed = true;
+      app.quit();
+    });
   });
-  void window.loadFile(join(__dirname, '../../renderer/index.html'));
-  return window;
 }
-
-void app.whenReady().then(() => {
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
-  });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  createWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
-  });
-});
-
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});

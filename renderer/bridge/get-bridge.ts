@@ -1,5 +1,6 @@
 /** The one way screens reach the core: the Electron preload's window.payroll, else the browser-mode HTTP bridge. */
 import type { BridgeApi } from '../../shared/bridge';
+import { fromPreload } from './desktop-bridge';
 import { createHttpBridge } from './http-bridge';
 
 declare global {
@@ -11,7 +12,7 @@ let bridge: BridgeApi | undefined;
 const reconnectListeners = new Set<() => void>();
 
 export function getBridge(): BridgeApi {
-  bridge ??= globalThis.payroll ?? createHttpBridge({ onReconnect: () => reconnectListeners.forEach((fn) => fn()) });
+  bridge ??= globalThis.payroll ? fromPreload(globalThis.payroll) : createHttpBridge({ onReconnect: () => reconnectListeners.forEach((fn) => fn()) });
   return bridge;
 }
 

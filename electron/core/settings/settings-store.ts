@@ -41,22 +41,35 @@ function describeReadError(error: unknown): string | undefined {
   return undefined;
 }
 
-function openConf(cwd: string): SettingsBacking {
+/**
+ * conf's options for the settings file. electron-store extends conf and takes the same options, so the desktop
+ * shell (electron-store) and the engine (conf) open one file in one format.
+ */
+export function settingsConfOptions(cwd: string) {
+  return {
+    cwd,
+    configName: FILE_NAME,
+    projectName: 'payroll-uploader',
+    clearInvalidConfig: false,
+    accessPropertiesByDotNotation: false,
+    serialize: (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`,
+    deserialize,
+  };
+}
+
+/** Opens a conf-like backing with settingsConfOptions; a broken file is reported as SettingsFileError. */
+export function openSettingsBacking<B extends SettingsBacking>(cwd: string, open: (options: ReturnType<typeof settingsConfOptions>) => B): B {
   try {
-    return new Conf<Record<string, unknown>>({
-      cwd,
-      configName: FILE_NAME,
-      projectName: 'payroll-uploader',
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-      serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
-      deserialize,
-    });
+    return open(settingsConfOptions(cwd));
   } catch (error) {
     const reason = describeReadError(error);
     if (reason) throw new SettingsFileError(path.resolve(cwd, `${FILE_NAME}.json`), [reason]);
     throw error;
   }
+}
+
+function openConf(cwd: string): SettingsBacking {
+  return openSettingsBacking(cwd, (options) => new Conf<Record<string, unknown>>(options));
 }
 
 /** Opens the settings; a broken file is reported with SettingsFileError here and on every later read. */
