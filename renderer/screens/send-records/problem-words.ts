@@ -1,0 +1,25 @@
+/** Problems of records in a clerk's words: the field's label instead of its name, with the record it belongs to. */
+import type { RecordKind } from '../../../shared';
+import { labelOf } from './record-fields';
+
+/**
+ * `must be written 123-45-6789` for the field ssn reads `SSN must be written 123-45-6789`. Service messages may
+ * carry their own `[2].ssn:` or `ssn ` prefix; it is dropped, since the message is shown on that very field.
+ */
+export function fieldMessage(kind: RecordKind, field: string, message: string): string {
+  return `${labelOf(kind, field)} ${bareMessage(field, message)}`;
+}
+
+/** A message about a field without the record index and field name in front (the form shows them its own way). */
+export function bareMessage(field: string, message: string): string {
+  const escaped = field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return message
+    .replace(/^\[\d+\]\.?/, '')
+    .replace(new RegExp(`^${escaped}(:\\s*|\\s+)`), '')
+    .trim();
+}
+
+/** A service message about a whole record (`[2] repeats employeeRegistration E-1 of [0]`) without its index prefix. */
+export function recordMessage(message: string): string {
+  return message.replace(/^\[\d+\]:?\s*/, '');
+}
