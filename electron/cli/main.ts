@@ -5,6 +5,7 @@ import { SEND_USAGE, sendCommand } from './send-command';
 import { serverCommand } from './server-command';
 import { WATCH_USAGE, watchCommand } from './watch-command';
 import { SERVER_USAGE } from './server-flags';
+import { UI_USAGE, uiCommand } from './ui-command';
 import { EXIT, UsageError } from './usage-error';
 
 type Command = { run(args: string[]): Promise<number>; usage: string; summary: string };
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   send: { run: sendCommand, usage: SEND_USAGE, summary: 'send a JSON file of census or receipt records' },
   deliveries: { run: deliveriesCommand, usage: DELIVERIES_USAGE, summary: 'list the webhook delivery attempts (audit)' },
   credentials: { run: credentialsCommand, usage: CREDENTIALS_USAGE, summary: 'store, delete or check the client credentials (OS keychain)' },
+  ui: { run: uiCommand, usage: UI_USAGE, summary: 'open the app in a browser on this machine (127.0.0.1 only)' },
 };
 
 function usage(): string {

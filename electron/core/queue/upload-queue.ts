@@ -59,6 +59,8 @@ export type UploadQueue = {
   jobs(limit?: number): Job[];
   job(id: number): Job | undefined;
   batches(limit?: number): BatchJob[];
+  /** A job waiting to retry (or to be filed away) tries again now; undefined when it is not waiting. */
+  retryNow(id: number): Job | undefined;
   on: TypedEmitter<QueueEvents>['on'];
   off: TypedEmitter<QueueEvents>['off'];
 };
@@ -290,6 +292,15 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     jobs: (limit) => journal.jobs(limit),
     job: (id) => journal.job(id),
     batches: (limit) => journal.batches(limit),
+    retryNow(id) {
+      const job = journal.job(id);
+      const waits = job && job.archivedAt === undefined && (job.state === 'waiting' || (isOutcome(job.state) && job.nextAttemptAt !== undefined));
+      if (!job || !waits) return undefined;
+      // A job that was given up on starts its count again, or pump would pass it by.
+      const updated = core.write(id, { nextAttemptAt: now(), ...(givenUp(job) ? { attempts: 0 } : {}) });
+      schedulePump();
+      return updated;
+    },
     on: emitter.on,
     off: emitter.off,
   };

@@ -1,0 +1,88 @@
+/**
+ * The session's events as bridge events. Progress is coalesced per job: the first report goes at once, later ones at
+ * most one per interval (the newest wins), so a folder of 1,000 files never floods the screens. A job's pending
+ * progress is sent before its next state change, never after it.
+ */
+import type { BridgeEventMessage, JobProgressView } from '../../../shared/bridge';
+import type { Job, JobProgress } from '../queue';
+import type { Session } from '../session';
+import { toBatchView, toJobView } from './views';
+
+export const PROGRESS_INTERVAL_MS = 100;
+
+type Pending = { last: number; lastBytes: number; lastPhase: string; waiting?: JobProgressView; timer?: NodeJS.Timeout };
+
+export type EventRelayOptions = { progressIntervalMs?: number; now?: () => number };
+
+/** Sends the session's events through `send` until the returned function is called. */
+export function relayEvents(session: Session, send: (message: BridgeEventMessage) => void, options: EventRelayOptions = {}): () => void {
+  const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const now = options.now ?? Date.now;
+  const jobs = new Map<number, Pending>();
+
+  const emitProgress = (entry: Pending, p: JobProgressView, at: number): void => {
+    entry.waiting = undefined;
+    entry.last = at;
+    entry.lastBytes = p.bytes;
+    entry.lastPhase = p.phase;
+    send({ event: 'progress', payload: p });
+  };
+  const flush = (id: number): void => {
+    const entry = jobs.get(id);
+    if (!entry) return;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    if (entry.waiting) emitProgress(entry, entry.waiting, now());
+  };
+
+  const onProgress = (p: JobProgress): void => {
+    const at = now();
+    let entry = jobs.get(p.id);
+    if (!entry) {
+      entry = { last: -Infinity, lastBytes: 0, lastPhase: p.phase };
+      jobs.set(p.id, entry);
+    }
+    const elapsed = at - entry.last;
+    const rate = entry.lastPhase === p.phase && Number.isFinite(elapsed) && elapsed > 0 && p.bytes >= entry.lastBytes
+      ? Math.round(((p.bytes - entry.lastBytes) * 1000) / elapsed)
+      : undefined;
+    const view: JobProgressView = { id: p.id, phase: p.phase, bytes: p.bytes, total: p.total, ...(rate !== undefined ? { bytesPerSecond: rate } : {}) };
+    if (elapsed >= interval) {
+      emitProgress(entry, view, at);
+      return;
+    }
+    entry.waiting = view;
+    entry.timer ??= setTimeout(() => flush(p.id), interval - elapsed);
+  };
+
+  const onJob = (job: Job): void => {
+    flush(job.id);
+    // Progress only happens while reading or uploading; once past them the entry is no longer needed.
+    if (job.state !== 'hashing' && job.state !== 'uploading') jobs.delete(job.id);
+    send({ event: 'job', payload: toJobView(job) });
+  };
+  const onResult = (job: Job): void => {
+    flush(job.id);
+    jobs.delete(job.id);
+    send({ event: 'result', payload: toJobView(job) });
+    if (job.state === 'rejected') {
+      send({ event: 'notice', payload: { level: 'warning', message: `${job.name} was refused: ${job.lastError ?? 'see its error report'}`, jobId: job.id } });
+    }
+  };
+
+  const unsubscribe = [
+    session.on('job', onJob),
+    session.on('progress', onProgress),
+    session.on('result', onResult),
+    session.on('batch', (batch) => send({ event: 'batch', payload: toBatchView(batch) })),
+    session.on('folder', (folder) => send({ event: 'folder', payload: folder })),
+    session.on('localServer', (state) => send({ event: 'localServer', payload: state })),
+    session.on('error', (error) => send({ event: 'notice', payload: { level: 'error', message: error.message } })),
+    session.on('warning', (message) => send({ event: 'notice', payload: { level: 'warning', message } })),
+  ];
+  return () => {
+    for (const off of unsubscribe) off();
+    for (const entry of jobs.values()) if (entry.timer) clearTimeout(entry.timer);
+    jobs.clear();
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Windows of the job history for the screens: filters, sort, offset + limit and the total, answered from indexes so a
+ * journal of 100,000 jobs stays quick. It has its own read connection to the journal (WAL lets it read while the queue
+ * writes) and adds its own indexes and a trigram index of the file names, kept current by triggers in SQLite itself.
+ */
+import Database from 'libsql';
+import type { FileTypeCode } from '../../../shared';
+import type { BatchJob, BatchState, Job, JobState } from './job-types';
+import type { RecordKind } from '../../../shared';
+
+type Db = InstanceType<typeof Database>;
+
+export type JobSortKey = 'foundAt' | 'name' | 'state' | 'size';
+
+export type JobFilter = {
+  /** Any of these states (outcomes are states too). */
+  states?: readonly JobState[];
+  fileTypes?: readonly FileTypeCode[];
+  /** Found on or after / on or before this local day, YYYY-MM-DD. */
+  foundFrom?: string;
+  foundTo?: string;
+  /** Part of the name, any case. */
+  text?: string;
+  /** true: filed away; false: still in the queue. */
+  finished?: boolean;
+};
+
+export type JobWindowQuery = JobFilter & {
+  sort: { by: JobSortKey; dir: 'asc' | 'desc' };
+  offset: number;
+  limit: number;
+};
+
+/** A job as the lists show it: everything but its warnings and the upload's working fields. */
+export type JobListItem = Omit<
+  Job, 'warnings' | 'grantUrl' | 'grantExpiresAt' | 'grantIssuedAt' | 'putStartedAt' | 'archiveTarget' | 'mismatches' | 'mtimeMs'
+>;
+
+export type JobQuery = {
+  window(query: JobWindowQuery): { total: number; items: JobListItem[] };
+  /** Manual batches, newest first. */
+  batches(offset: number, limit: number): { total: number; items: BatchJob[] };
+  close(): void;
+};
+
+const INDEXES = `
+CREATE INDEX IF NOT EXISTS jobs_q_found ON jobs(created_at);
+CREATE INDEX IF NOT EXISTS jobs_q_state ON jobs(state, created_at);
+CREATE INDEX IF NOT EXISTS jobs_q_type ON jobs(file_type, created_at);
+CREATE INDEX IF NOT EXISTS jobs_q_day ON jobs(found_day);
+CREATE INDEX IF NOT EXISTS jobs_q_name ON jobs(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS jobs_q_size ON jobs(size);
+CREATE INDEX IF NOT EXISTS jobs_q_archived ON jobs(archived_at);
+`;
+
+// External-content FTS5 over jobs.name: the text lives once, in jobs; the triggers keep the index in step with every
+// insert, delete and rename, whichever connection writes.
+const NAME_INDEX = `
+CREATE VIRTUAL TABLE job_names USING fts5(name, content='jobs', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS job_names_ai AFTER INSERT ON jobs BEGIN
+  INSERT INTO job_names(rowid, name) VALUES (new.id, new.name);
+END;
+CREATE TRIGGER IF NOT EXISTS job_names_ad AFTER DELETE ON jobs BEGIN
+  INSERT INTO job_names(job_names, rowid, name) VALUES ('delete', old.id, old.name);
+END;
+CREATE TRIGGER IF NOT EXISTS job_names_au AFTER UPDATE OF name ON jobs BEGIN
+  INSERT INTO job_names(job_names, rowid, name) VALUES ('delete', old.id, old.name);
+  INSERT INTO job_names(rowid, name) VALUES (new.id, new.name);
+END;
+INSERT INTO job_names(job_names) VALUES ('rebuild');
+`;
+
+const COLUMNS = `id, path, name, size, state, resume_state, created_at, state_changed_at, next_attempt_at, attempts, last_error,
+  warning_count, md5, file_type, reference_date, found_day, import_id, uploaded_at, archived_path, archived_at`;
+
+const ORDER: Record<JobSortKey, string> = {
+  foundAt: 'created_at', name: 'name COLLATE NOCASE', state: 'state', size: 'size',
+};
+
+type Row = Record<string, string | number | null>;
+
+const FIELDS: Record<string, keyof JobListItem> = {
+  id: 'id', path: 'path', name: 'name', size: 'size', state: 'state', resume_state: 'resumeState', created_at: 'createdAt',
+  state_changed_at: 'stateChangedAt', next_attempt_at: 'nextAttemptAt', attempts: 'attempts', last_error: 'lastError',
+  warning_count: 'warningCount', md5: 'md5', file_type: 'fileType', reference_date: 'referenceDate', found_day: 'foundDay',
+  import_id: 'importId', uploaded_at: 'uploadedAt', archived_path: 'archivedPath', archived_at: 'archivedAt',
+};
+
+function toItem(row: Row): JobListItem {
+  const item: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    const field = FIELDS[column];
+    if (field && value !== null) item[field] = value;
+  }
+  return item as JobListItem;
+}
+
+function toBatch(row: Row): BatchJob {
+  return {
+    id: Number(row.id), kind: row.kind as RecordKind, records: Number(row.records), state: row.state as BatchState,
+    createdAt: Number(row.created_at), stateChangedAt: Number(row.state_changed_at),
+    ...(row.import_id ? { importId: String(row.import_id) } : {}),
+    ...(row.received_at ? { receivedAt: String(row.received_at) } : {}),
+    ...(row.error ? { error: String(row.error) } : {}),
+  };
+}
+
+/** The trigram index needs three characters; shorter text is looked up with LIKE (escaped). */
+const TRIGRAM_MIN = 3;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+function whereOf(filter: JobFilter): { sql: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const anyOf = (column: string, values: readonly string[]) => {
+    where.push(values.length === 0 ? '0' : `${column} IN (${values.map(() => '?').join(', ')})`);
+    params.push(...values);
+  };
+  if (filter.states) anyOf('state', [...new Set(filter.states)]);
+  if (filter.fileTypes) anyOf('file_type', [...new Set(filter.fileTypes)]);
+  if (filter.foundFrom) {
+    where.push('found_day >= ?');
+    params.push(filter.foundFrom);
+  }
+  if (filter.foundTo) {
+    where.push('found_day <= ?');
+    params.push(filter.foundTo);
+  }
+  if (filter.finished !== undefined) where.push(filter.finished ? 'archived_at IS NOT NULL' : 'archived_at IS NULL');
+  const text = filter.text?.trim();
+  if (text) {
+    if (text.length >= TRIGRAM_MIN) {
+      where.push('id IN (SELECT rowid FROM job_names WHERE job_names MATCH ?)');
+      params.push(ftsPhrase(text));
+    } else {
+      where.push("name LIKE ? ESCAPE '\\'");
+      params.push(likePattern(text));
+    }
+  }
+  return { sql: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+/** Opens the query side of the journal at `journalPath` (the queue must have created it). */
+export function openJobQuery(journalPath: string): JobQuery {
+  const db: Db = new Database(journalPath, { fileMustExist: true });
+  db.exec('PRAGMA busy_timeout = 5000;');
+  db.exec(INDEXES);
+  const hasNameIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'job_names'").get() !== undefined;
+  if (!hasNameIndex) db.transaction(() => db.exec(NAME_INDEX))();
+  const statements = new Map<string, Database.Statement<unknown[]>>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare<unknown[]>(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+
+  return {
+    window(query) {
+      const { sql, params } = whereOf(query);
+      const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
+      const total = Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n);
+      const rows = prepared(`SELECT ${COLUMNS} FROM jobs ${sql} ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`)
+        .all(...params, query.limit, query.offset) as Row[];
+      return { total, items: rows.map(toItem) };
+    },
+    batches(offset, limit) {
+      const total = Number((prepared('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n);
+      const rows = prepared('SELECT * FROM batches ORDER BY id DESC LIMIT ? OFFSET ?').all(limit, offset) as Row[];
+      return { total, items: rows.map(toBatch) };
+    },
+    close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The embedded local server: started through this one call by the desktop engine, browser mode and the CLI alike.
+ * The app keeps its own client of it: the id in settings (Local profile), the secret in the keychain, so a restart
+ * finds the same client and the same imports.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { SCOPES } from '../../../shared';
+import type { LocalServerState } from '../../../shared/bridge';
+import type { Logger } from '../../lib/logger';
+import { describeError } from '../../lib/fs-errors';
+import { findClient } from '../../server/auth/clients';
+import type { RunningServer, StartOptions } from '../../server/server';
+import { startServer } from '../../server/server';
+import type { SecretStore } from '../credentials';
+import type { SettingsStore } from '../settings';
+
+/** The client id the app registers with its embedded local server. */
+export const APP_LOCAL_CLIENT_ID = 'payroll-uploader-app';
+/** Under the app's data folder. */
+export const LOCAL_SERVER_DIR = 'local-server';
+
+export type AppClient = { clientId: string; clientSecret: string; kept: boolean };
+
+export type LocalServerPart = {
+  state(): LocalServerState;
+  running(): RunningServer | undefined;
+  /** The app's client while the server runs. */
+  client(): AppClient | undefined;
+  start(port?: number): Promise<LocalServerState>;
+  stop(): Promise<LocalServerState>;
+};
+
+export type LocalServerPartOptions = {
+  dataDir: string;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  logger: Logger;
+  /** Server options for tests (shorter delivery retries...). */
+  serverOptions?: Partial<StartOptions>;
+  /** Something the clerk should know (e.g. the keychain could not keep the client). */
+  warn(message: string): void;
+  changed(state: LocalServerState): void;
+};
+
+/** The app's client secret: kept in the keychain, made once; a one-run secret when the keychain cannot be used. */
+async function appClient(options: LocalServerPartOptions): Promise<AppClient> {
+  const { secrets, logger } = options;
+  try {
+    const kept = await secrets.get('local', APP_LOCAL_CLIENT_ID);
+    if (kept) return { clientId: APP_LOCAL_CLIENT_ID, clientSecret: kept, kept: true };
+    const made = randomBytes(32).toString('base64url');
+    await secrets.set('local', APP_LOCAL_CLIENT_ID, made);
+    logger.info(`made the app's own local-server client "${APP_LOCAL_CLIENT_ID}" (secret in the keychain)`);
+    return { clientId: APP_LOCAL_CLIENT_ID, clientSecret: made, kept: true };
+  } catch (error) {
+    options.warn(`The keychain could not keep the local server's client, so it lasts only while the app runs: ${describeError(error)}`);
+    return { clientId: APP_LOCAL_CLIENT_ID, clientSecret: randomBytes(32).toString('base64url'), kept: false };
+  }
+}
+
+export function createLocalServerPart(options: LocalServerPartOptions): LocalServerPart {
+  let server: RunningServer | undefined;
+  let client: AppClient | undefined;
+  let starting: Promise<LocalServerState> | undefined;
+
+  const state = (): LocalServerState => {
+    if (!server || !client) return { running: false };
+    const webhookUrl = findClient(server.ctx.db, client.clientId)?.webhookUrl ?? undefined;
+    return { running: true, url: server.url, port: server.port, clientId: client.clientId, ...(webhookUrl ? { webhookUrl } : {}) };
+  };
+
+  const start = async (port?: number): Promise<LocalServerState> => {
+    const found = await appClient(options);
+    const started = await startServer({
+      port: port ?? 0,
+      logger: options.logger,
+      notice: (line) => options.logger.info(line),
+      ...options.serverOptions,
+      host: '127.0.0.1',
+      dataDir: join(options.dataDir, LOCAL_SERVER_DIR),
+      clients: [{ id: found.clientId, secret: found.clientSecret, scopes: [...SCOPES] }],
+    });
+    server = started;
+    client = found;
+    // Points the Local profile at it, so every part (and the CLI's --env local) talks to this server.
+    options.settings.update({ profiles: { local: { baseUrl: started.url, clientId: found.clientId } } });
+    options.logger.info(`embedded local server listening on ${started.url}`);
+    const now = state();
+    options.changed(now);
+    return now;
+  };
+
+  return {
+    state,
+    running: () => server,
+    client: () => client,
+    start(port) {
+      if (server) return Promise.resolve(state());
+      starting ??= start(port).finally(() => {
+        starting = undefined;
+      });
+      return starting;
+    },
+    async stop() {
+      await starting?.catch(() => undefined);
+      const running = server;
+      server = undefined;
+      client = undefined;
+      if (running) {
+        await running.ctx.processor.idle();
+        await running.close();
+        options.logger.info('embedded local server stopped');
+        options.changed(state());
+      }
+      return state();
+    },
+  };
+}
