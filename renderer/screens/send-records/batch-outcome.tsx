@@ -25,6 +25,14 @@ export function BatchOutcomeView({ outcome }: { outcome: BatchOutcome | undefine
     );
   }
   if (outcome.kind === 'refused') return null;
+  if (outcome.kind === 'failed') {
+    return (
+      <Alert color="red" title={t.batchFailedTitle} role="alert">
+        {outcome.messages.map((m, i) => <Text key={i} size="sm">{m}</Text>)}
+        <Text size="sm" mt={4}>{t.failedNext}</Text>
+      </Alert>
+    );
+  }
   const notConfigured = outcome.error instanceof BridgeError && outcome.error.code === 'not_configured';
   return notConfigured
     ? <Alert color="yellow" title={t.batchFailedTitle} role="alert"><Text size="sm">{t.notConfigured}</Text></Alert>

@@ -122,6 +122,25 @@ describe('SendRecordsScreen: new hires', () => {
     expect(summary?.textContent).toContain('the service said no');
   });
 
+  it('keeps the records when the batch did not get through, and says so', async () => {
+    const bridge = createMemoryBridge();
+    bridge.override('batches.send', () => ({
+      ok: false, problems: [{ message: 'POST /law/api/v1/census failed: 503 Service Unavailable', source: 'service' }], batch: { ...batch, state: 'failed' },
+    }));
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    type(person(1), /^First name/, 'A');
+    type(person(1), /^Employee registration/, 'E-1');
+    type(person(1), /^Hire date/, '2026-01-05');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The batch could not be sent');
+    expect(alert.textContent).toContain('503 Service Unavailable');
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
+  });
+
   it('says what to do when no connection is set up', async () => {
     const bridge = createMemoryBridge();
     bridge.override('batches.send', () => { throw new BridgeError({ name: 'BridgeError', code: 'not_configured', message: 'no base URL for local' }); });

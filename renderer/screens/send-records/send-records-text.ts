@@ -117,6 +117,7 @@ export const sendRecordsText = {
   recordProblem: (label: string, message: string) => `${label}: ${message}`,
   moreProblems: (n: number) => `and ${n} more`,
   batchFailedTitle: 'The batch could not be sent',
+  failedNext: 'Your records are still in the form. Check the History screen before sending them again.',
   notConfigured: 'No connection is set up yet. Open Settings, enter the service address and credentials, then try again.',
   successTitle: 'Sent',
   success: (records: number, importId: string) =>

@@ -22,6 +22,8 @@ export type BatchOutcome =
   | { kind: 'sent'; importId: string; records: number }
   /** The batch went out and came back refused or failed; problems without a record go here. */
   | { kind: 'refused'; general: string[] }
+  /** The batch did not get through (network, server error, refused credentials): the service's or client's words. */
+  | { kind: 'failed'; messages: string[] }
   | { kind: 'error'; error: unknown };
 
 function formSchema(kind: RecordKind, fixed: Record<string, unknown>) {
@@ -74,7 +76,11 @@ export function useBatchForm(kind: RecordKind, fixed: Record<string, unknown> = 
         setOutcome({ kind: 'sent', importId: result.importId, records: result.records });
         return;
       }
-      setOutcome({ kind: 'refused', general: applyProblems(result.problems, values.rows.length) });
+      // Problems naming records are a refusal of the records; without any, the batch did not get through at all.
+      const refused = !result.batch || result.problems.some((p) => p.index !== undefined);
+      setOutcome(refused
+        ? { kind: 'refused', general: applyProblems(result.problems, values.rows.length) }
+        : { kind: 'failed', messages: result.problems.map((p) => p.message) });
     } catch (error) {
       setOutcome({ kind: 'error', error });
     }
