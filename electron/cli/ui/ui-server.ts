@@ -139,6 +139,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     // Paths without an extension are the screens' own routes: they all load the one page.
     const file = (await staticFile(options.rendererDir, url.pathname))
       ?? (/\.[a-z0-9]+$/i.test(url.pathname) ? undefined : await staticFile(options.rendererDir, '/'));
+    // Browsers ask for an icon on their own; until the renderer ships one, say "nothing" rather than 404.
+    if (!file && url.pathname === '/favicon.ico') return send(response, 204, '', { 'cache-control': 'max-age=86400' });
     if (!file) return send(response, 404, 'not found\n', { 'content-type': 'text/plain; charset=utf-8' });
     return send(response, 200, request.method === 'HEAD' ? '' : file.body, {
       'content-type': file.type,
