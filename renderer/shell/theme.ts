@@ -1,5 +1,5 @@
-/** The look: Mantine's theme with colours dark enough for WCAG AA contrast in both schemes. */
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+/** The look: Mantine's theme with colours dark enough for WCAG AA contrast (4.5:1) in both schemes. */
+import { createTheme, darken, type CSSVariablesResolver } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -10,9 +10,18 @@ export const theme = createTheme({
   headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, sans-serif' },
 });
 
-/** Mantine's "dimmed" grey is below 4.5:1 on white; secondary text stays readable with a darker one. */
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+/** Colours the screens use for states (badges, alerts, subtle buttons). */
+const STATE_COLORS = ['green', 'yellow', 'red', 'blue', 'gray', 'orange', 'teal'] as const;
+
+/**
+ * Mantine's "dimmed" grey and its light-variant text (shade 9 on shade 1) fall below 4.5:1 in the light scheme for
+ * green, yellow and orange; the text of light badges and alerts is darkened until it reads.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    ...Object.fromEntries(STATE_COLORS.map((c) => [`--mantine-color-${c}-light-color`, darken(resolved.colors[c][9], 0.45)])),
+  },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });

@@ -13,7 +13,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh page (own cookies) that collects the console's errors and the page's uncaught exceptions. */
-export async function openPage(browser: Browser): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+export async function openPage(browser: Browser): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors: string[] = [];

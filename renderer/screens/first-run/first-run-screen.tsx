@@ -1,5 +1,5 @@
 /** The guided set-up a new clerk sees instead of empty screens: environment, credentials with a connection test, folder. */
-import { Alert, Anchor, Button, Container, Group, Loader, Paper, Radio, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Anchor, Button, Container, Group, Loader, Paper, Radio, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
@@ -100,7 +100,7 @@ export function FirstRunScreen() {
               <Text size="sm">{t.credentials.help}</Text>
               {chosen === 'local' && <BuiltInServer onConnected={() => setConnected(true)} />}
               <ProfileForm profile={chosen} settings={settings.data.settings} mode="first-run" onConnected={() => setConnected(true)} />
-              {connected && <Alert color="green" role="status">{t.credentials.connected}</Alert>}
+              {connected && <Text fw={600} role="status">{t.credentials.connected}</Text>}
               <Group justify="space-between">
                 <Button variant="default" onClick={() => setStep(0)}>{t.back}</Button>
                 <Button disabled={!connected} onClick={() => setStep(2)}>{t.next}</Button>

@@ -20,7 +20,7 @@ export const historyText = {
   batchOutcomes: { sent: 'Sent', failed: 'Failed', sending: 'Sending', unknown: 'Outcome unknown' },
   types: { '1': 'Census', '2': 'Receipt' },
   kinds: { census: 'Census', receipt: 'Receipt' },
-  columns: { name: 'File', outcome: 'Outcome', type: 'Type', found: 'Found', size: 'Size', warnings: 'Row warnings' },
+  columns: { name: 'File', outcome: 'Outcome', type: 'Type', found: 'Found', size: 'Size', warnings: 'Warnings' },
   batchColumns: { batch: 'Batch', outcome: 'Outcome', records: 'Records', sent: 'Sent', importId: 'Import id', error: 'Problem' },
   tableLabel: 'Finished files',
   batchTableLabel: 'Batches of records sent',

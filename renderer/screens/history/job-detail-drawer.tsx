@@ -19,7 +19,7 @@ function Facts({ job }: { job: JobDetail }) {
     [t.found, formatDateTime(job.foundAt)],
     ...(job.finishedAt ? [[t.finished, formatDateTime(job.finishedAt)] as [string, string]] : []),
     ...(job.fileType ? [[t.type, historyText.types[job.fileType]] as [string, string]] : []),
-    ...(job.referenceDate ? [[t.referenceDate, job.referenceDate] as [string, string]] : []),
+    ...(job.referenceDate ? [[t.referenceDate, job.referenceDate.slice(0, 10)] as [string, string]] : []),
     ...(job.importId ? [[t.importId, job.importId] as [string, string]] : []),
   ];
   return (

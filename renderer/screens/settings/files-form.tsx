@@ -103,7 +103,7 @@ export function FilesForm({ settings }: { settings: Settings }) {
   return (
     <form onSubmit={(e) => void save(e)} noValidate aria-label={t.heading}>
       <Stack gap="md">
-        <Fieldset legend={t.rules} variant="unstyled">
+        <Fieldset legend={t.rules} variant="unstyled" styles={{ legend: { fontWeight: 600, fontSize: 'var(--mantine-font-size-sm)' } }}>
           <Text size="sm" mb="xs">{t.rulesHelp}</Text>
           <Stack gap="xs">
             {rules.fields.length === 0 && <Text size="sm">{t.noRules}</Text>}
