@@ -98,8 +98,10 @@ describe('Send records in Chromium', () => {
     await page.getByRole('button', { name: 'Send 2 people' }).click();
 
     await page.getByRole('alert').filter({ hasText: 'The service refused the batch' }).waitFor({ timeout: 30_000 });
-    const problems = await second.getByRole('alert').textContent();
-    expect(problems).toContain('E2E-200');
+    const repeated = second.getByRole('textbox', { name: 'Employee registration' });
+    await expect.poll(() => repeated.getAttribute('aria-invalid')).toBe('true');
+    expect(await describedBy(page, repeated)).toContain('Employee registration E2E-200 is also given for Person 1; each must be different in one batch');
+    expect(await first.getByRole('textbox', { name: 'Employee registration' }).getAttribute('aria-invalid')).not.toBe('true');
     await screenshots(page, 'send-records-service-refusal');
     expect(await seriousViolations(page)).toEqual([]);
 

@@ -97,7 +97,8 @@ describe('SendRecordsScreen: new hires', () => {
       ok: false,
       problems: [
         { index: 1, field: 'employeeRegistration', message: '[1].employeeRegistration: repeats E-1 of [0]', source: 'service' },
-        { index: 1, message: '[1] is not what the service expected', source: 'service' },
+        { index: 1, message: 'is not what the service expected', source: 'service' },
+        { index: 0, message: 'repeats employeeRegistration E-1 of [1]', source: 'service' },
         { message: 'the service said no', source: 'service' },
       ],
     }));
@@ -117,7 +118,10 @@ describe('SendRecordsScreen: new hires', () => {
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
     expect(within(person(2)).getByText('Employee registration repeats E-1 of [0]')).toBeTruthy();
     expect(within(person(2)).getByText('is not what the service expected')).toBeTruthy();
-    expect(within(person(1)).getByLabelText(/^Employee registration/).getAttribute('aria-invalid')).not.toBe('true');
+    // The service's 422 wording (no field, only the record) still lands on the field it is about.
+    expect(within(person(1)).getByLabelText(/^Employee registration/).getAttribute('aria-invalid')).toBe('true');
+    expect(within(person(1)).getByText('Employee registration E-1 is also given for Person 2; each must be different in one batch')).toBeTruthy();
+    expect(within(person(1)).getByLabelText(/^Last name/).getAttribute('aria-invalid')).not.toBe('true');
     const summary = screen.getAllByRole('alert').find((a) => a.textContent?.includes('The service refused the batch'));
     expect(summary?.textContent).toContain('the service said no');
   });

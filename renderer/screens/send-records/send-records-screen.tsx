@@ -20,9 +20,9 @@ export function SendRecordsScreen() {
   const errorColors = useReadableErrors();
   const [tab, setTab] = useState<Tab>('census');
   const [loaded, setLoaded] = useState<{ kind: RecordKind; count: number }>();
-  const census = useBatchForm('census');
-  const termination = useBatchForm('census', TERMINATED);
-  const receipts = useBatchForm('receipt');
+  const census = useBatchForm('census', t.census.person);
+  const termination = useBatchForm('census', () => t.termination.who, TERMINATED);
+  const receipts = useBatchForm('receipt', t.receipts.row);
 
   const onLoad = (kind: RecordKind, rows: FormRow[]) => {
     (kind === 'census' ? census : receipts).addRows(rows, 'replace');

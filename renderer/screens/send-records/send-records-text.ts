@@ -116,6 +116,8 @@ export const sendRecordsText = {
   serviceProblemsIntro: 'Nothing from this batch was imported. Fix the fields marked in red, then send again.',
   recordProblem: (label: string, message: string) => `${label}: ${message}`,
   moreProblems: (n: number) => `and ${n} more`,
+  repeatedField: (value: string, other: string) => `${value} is also given for ${other}; each must be different in one batch`,
+  repeatedReceipt: (other: string) => `is the same receipt as ${other} (same employee registration, payment date and amount)`,
   batchFailedTitle: 'The batch could not be sent',
   failedNext: 'Your records are still in the form. Check the History screen before sending them again.',
   notConfigured: 'No connection is set up yet. Open Settings, enter the service address and credentials, then try again.',

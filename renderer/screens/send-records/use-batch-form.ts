@@ -13,7 +13,7 @@ import type { BatchProblem } from '../../../shared/bridge';
 import { useSendBatch } from '../../data/send-records-queries';
 import type { FormRow } from './record-fields';
 import { FIELDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
-import { bareMessage, fieldMessage, recordMessage } from './problem-words';
+import { bareMessage, fieldMessage, serviceRecordProblem } from './problem-words';
 
 export type BatchFormValues = { rows: FormRow[] };
 type BatchFormOutput = { rows: Record<string, unknown>[] };
@@ -31,7 +31,8 @@ function formSchema(kind: RecordKind, fixed: Record<string, unknown>) {
   return z.object({ rows: z.array(record) });
 }
 
-export function useBatchForm(kind: RecordKind, fixed: Record<string, unknown> = {}) {
+/** `rowName` names a row as the form shows it ("Person 2"), for messages that point at another row. */
+export function useBatchForm(kind: RecordKind, rowName: (n: number) => string, fixed: Record<string, unknown> = {}) {
   const [schema] = useState(() => formSchema(kind, fixed));
   const form = useForm<BatchFormValues, unknown, BatchFormOutput>({
     resolver: zodResolver(schema) as unknown as Resolver<BatchFormValues, unknown, BatchFormOutput>,
@@ -54,11 +55,14 @@ export function useBatchForm(kind: RecordKind, fixed: Record<string, unknown> = 
     for (const p of problems) {
       if (p.index === undefined || p.index < 0 || p.index >= rowCount) {
         general.push(p.index === undefined ? p.message : `[${p.index}] ${p.message}`);
-      } else if (p.field && fieldNames.has(p.field)) {
-        form.setError(`rows.${p.index}.${p.field}`, { type: p.source, message: bareMessage(p.field, p.message) }, { shouldFocus: !focused });
+        continue;
+      }
+      const problem = p.field ? { field: p.field, message: bareMessage(p.field, p.message) } : serviceRecordProblem(p.message, rowName);
+      if (problem.field && fieldNames.has(problem.field)) {
+        form.setError(`rows.${p.index}.${problem.field}`, { type: p.source, message: problem.message }, { shouldFocus: !focused });
         focused = true;
       } else {
-        (byRecord[p.index] ??= []).push(p.field ? fieldMessage(kind, p.field, p.message) : recordMessage(p.message));
+        (byRecord[p.index] ??= []).push(problem.field ? fieldMessage(kind, problem.field, problem.message) : problem.message);
       }
     }
     setRecordProblems(byRecord);
