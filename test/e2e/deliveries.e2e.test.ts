@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { checkZoom } from './screens-a-kit';
 import { openScreen, screenshots, seriousViolations, startScreensWorld, type ScreensWorld } from './screens-b-kit';
 
 type LocalServerState = { running: boolean; url?: string };
@@ -68,6 +69,7 @@ describe('Deliveries and the local server in Chromium', () => {
     expect(receiver.requests).toHaveLength(2);
     expect(receiver.requests[0]!.headers['webhook-id']).toBe(receiver.requests[1]!.headers['webhook-id']);
     await screenshots(page, 'deliveries-failed-then-retried');
+    await checkZoom(page, 'deliveries-failed-then-retried');
     expect(await seriousViolations(page)).toEqual([]);
 
     // The failed try in full, and sent again by hand.
@@ -101,6 +103,7 @@ describe('Deliveries and the local server in Chromium', () => {
     const log = page.getByRole('table', { name: 'Requests, newest first' });
     await log.getByRole('row').filter({ hasText: '/law/api/v1/payroll-submissions' }).filter({ hasText: '503' }).waitFor({ timeout: 30_000 });
     await screenshots(page, 'local-server-faults-and-log');
+    await checkZoom(page, 'local-server-faults-and-log');
     expect(await seriousViolations(page)).toEqual([]);
 
     await faults.getByRole('button', { name: 'Remove the rule for /law/api/v1/payroll-submissions' }).click();

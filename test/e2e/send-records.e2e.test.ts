@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, getToken } from '../helpers/local-server';
+import { checkZoom } from './screens-a-kit';
 import { openScreen, screenshots, seriousViolations, startScreensWorld, type ScreensWorld } from './screens-b-kit';
 
 type LocalServerState = { running: boolean; url?: string };
@@ -49,6 +50,7 @@ describe('Send records in Chromium', () => {
     await person.getByRole('combobox', { name: 'Pay cycle' }).selectOption({ label: 'Every two weeks' });
     await person.getByRole('textbox', { name: 'Gross annual salary' }).fill('48250.00');
     await screenshots(page, 'send-records-new-hire-filled');
+    await checkZoom(page, 'send-records-new-hire-filled');
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Send 1 person' }).click();
@@ -133,6 +135,7 @@ describe('Send records in Chromium', () => {
     expect(await describedBy(page, ssn)).toContain('SSN must be written 123-45-6789');
     expect(await form.getByRole('textbox', { name: 'SSN Receipt 1' }).getAttribute('aria-invalid')).not.toBe('true');
     await screenshots(page, 'send-records-receipts-pasted');
+    await checkZoom(page, 'send-records-receipts-pasted');
     expect(await seriousViolations(page)).toEqual([]);
 
     await ssn.fill('987-65-4321');
