@@ -50,6 +50,8 @@ describe('Deliveries and the local server in Chromium', () => {
     const { page } = world;
     await openScreen(page, 'Deliveries');
     await page.getByRole('heading', { name: 'No deliveries yet' }).waitFor();
+    await screenshots(page, 'deliveries-empty');
+    expect(await seriousViolations(page)).toEqual([]);
 
     const sent = await world.bridge<{ ok: boolean }>('batches.send', {
       kind: 'census',

@@ -66,6 +66,15 @@ describe('Send records in Chromium', () => {
       return r.status === 'PROCESSED' ? r : undefined;
     }, 30_000, 200);
     expect(result).toMatchObject({ acceptedRecords: 1, rejectedRecords: 0 });
+
+    // The other ways in, as a clerk first sees them.
+    for (const [tab, shot] of [['Termination', 'send-records-termination'], ['JSON file', 'send-records-json']] as const) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.getByRole('tabpanel', { name: tab }).waitFor();
+      await screenshots(page, shot);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await page.getByRole('tab', { name: 'New hires' }).click();
     expect(world.errors).toEqual([]);
   }, 120_000);
 
