@@ -38,6 +38,8 @@ export type JobListItem = Omit<
 
 export type JobQuery = {
   window(query: JobWindowQuery): { total: number; items: JobListItem[] };
+  /** SQLite's plan for the window's two statements (to check that they search indexes rather than scan). */
+  plan(query: JobWindowQuery): string[];
   /** Manual batches, newest first. */
   batches(offset: number, limit: number): { total: number; items: BatchJob[] };
   close(): void;
@@ -110,7 +112,13 @@ const TRIGRAM_MIN = 3;
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-function whereOf(filter: JobFilter): { sql: string; params: (string | number)[] } {
+/**
+ * Above this many matches a text filter walks the sort order with LIKE and stops at the window's end; below it the
+ * trigram index finds the few matching rows at once. (The index's list of a common text is as long as the table.)
+ */
+const DENSE_MATCHES = 2_000;
+
+function whereOf(filter: JobFilter, textBy: 'index' | 'like'): { sql: string; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
   const anyOf = (column: string, values: readonly string[]) => {
@@ -130,7 +138,7 @@ function whereOf(filter: JobFilter): { sql: string; params: (string | number)[] 
   if (filter.finished !== undefined) where.push(filter.finished ? 'archived_at IS NOT NULL' : 'archived_at IS NULL');
   const text = filter.text?.trim();
   if (text) {
-    if (text.length >= TRIGRAM_MIN) {
+    if (textBy === 'index' && text.length >= TRIGRAM_MIN) {
       where.push('id IN (SELECT rowid FROM job_names WHERE job_names MATCH ?)');
       params.push(ftsPhrase(text));
     } else {
@@ -158,14 +166,47 @@ export function openJobQuery(journalPath: string): JobQuery {
     return statement;
   };
 
+  // Totals are kept until the journal changes (any connection's commit moves data_version): a clerk paging through
+  // a window, or the screens refetching it, pays for counting a large match once.
+  const dataVersion = db.prepare<unknown[]>('PRAGMA data_version').pluck();
+  const totals = new Map<string, number>();
+  let seenVersion: unknown;
+  const totalOf = (filter: JobFilter): number => {
+    const version = dataVersion.get();
+    if (version !== seenVersion) {
+      totals.clear();
+      seenVersion = version;
+    }
+    const { sql, params } = whereOf(filter, 'index');
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let total = totals.get(key);
+    if (total === undefined) {
+      total = Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n);
+      if (totals.size >= 100) totals.clear();
+      totals.set(key, total);
+    }
+    return total;
+  };
+  const rowsOf = (query: JobWindowQuery, total: number) => {
+    const { sql, params } = whereOf(query, total > DENSE_MATCHES ? 'like' : 'index');
+    const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
+    return { sql: `SELECT ${COLUMNS} FROM jobs ${sql} ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`, params };
+  };
+
   return {
     window(query) {
-      const { sql, params } = whereOf(query);
-      const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
-      const total = Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n);
-      const rows = prepared(`SELECT ${COLUMNS} FROM jobs ${sql} ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`)
-        .all(...params, query.limit, query.offset) as Row[];
-      return { total, items: rows.map(toItem) };
+      const total = totalOf(query);
+      if (total === 0) return { total, items: [] };
+      const { sql, params } = rowsOf(query, total);
+      const found = prepared(sql).all(...params, query.limit, query.offset) as Row[];
+      return { total, items: found.map(toItem) };
+    },
+    plan(query) {
+      const explain = (sql: string, values: unknown[]) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((r) => r.detail);
+      const count = whereOf(query, 'index');
+      const rows = rowsOf(query, totalOf(query));
+      return [...explain(`SELECT COUNT(*) FROM jobs ${count.sql}`, count.params), ...explain(rows.sql, [...rows.params, query.limit, query.offset])];
     },
     batches(offset, limit) {
       const total = Number((prepared('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n);
