@@ -5,5 +5,6 @@ export default defineConfig({
   root: 'renderer',
   base: './',
   plugins: [react()],
-  build: { outDir: '../dist/renderer', emptyOutDir: true },
+  // One bundle on purpose (the app opens from disk); its gzipped size is budgeted by bench:ui, not by this warning.
+  build: { outDir: '../dist/renderer', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
 });

@@ -1,29 +1,59 @@
-/** The window's content until the clerk's screens arrive: a live list of the newest jobs, through the bridge only. */
-import { useEffect, useState } from 'react';
-import type { JobView } from '../shared/bridge';
-import { getBridge, onBridgeReconnect } from './bridge/get-bridge';
+/** The app: providers around the set-up gate and the screens. */
+import { Alert, Button, Center, Loader, MantineProvider, Stack, Text } from '@mantine/core';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { BridgeApi } from '../shared/bridge';
+import { BridgeProvider } from './data/bridge-context';
+import { useLiveUpdates } from './data/use-bridge-event';
+import { FirstRunScreen } from './screens/first-run/first-run-screen';
+import { AppLayout } from './shell/app-layout';
+import { appText } from './shell/app-text';
+import { SCREENS } from './shell/screens';
+import { SetupGateContext, useSetupNeed } from './shell/setup-gate';
+import { cssVariablesResolver, theme } from './shell/theme';
+import { useScreen } from './shell/use-screen';
 
-export function App() {
-  const [jobs, setJobs] = useState<JobView[]>([]);
-  const [problem, setProblem] = useState<string>();
-  useEffect(() => {
-    const bridge = getBridge();
-    const load = () => bridge.call('jobs.query', { limit: 50 }).then((w) => setJobs(w.items), (e: Error) => setProblem(e.message));
-    const upsert = (job: JobView) => setJobs((list) => [job, ...list.filter((j) => j.id !== job.id)].sort((a, b) => b.id - a.id).slice(0, 50));
-    // After a break in the event stream, events may have been missed: load the list again.
-    const offs = [bridge.on('job', upsert), bridge.on('result', upsert), onBridgeReconnect(() => void load())];
-    void load();
-    return () => offs.forEach((off) => off());
-  }, []);
+export function App({ bridge, queryClient }: { bridge: BridgeApi; queryClient: QueryClient }) {
   return (
-    <main>
-      <h1>Payroll Uploader</h1>
-      {problem && <p role="alert">{problem}</p>}
-      <ul aria-label="Jobs">
-        {jobs.map((job) => (
-          <li key={job.id}>{job.name}: {job.finished ? `${job.state}, filed away` : job.state}</li>
-        ))}
-      </ul>
-    </main>
+    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
+      <QueryClientProvider client={queryClient}>
+        <BridgeProvider bridge={bridge}>
+          <AppContent />
+        </BridgeProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}
+
+function AppContent() {
+  useLiveUpdates();
+  const need = useSetupNeed();
+  // Decided once, when the app opens: the set-up's own changes (a new profile, new credentials) must not end it early.
+  const [mode, setMode] = useState<'deciding' | 'setup' | 'screens'>('deciding');
+  const [screen, go] = useScreen();
+  const gate = useMemo(() => ({ done: () => setMode('screens') }), []);
+  const decided = !need.loading && !need.error;
+  const needed = !need.loading && need.needed;
+  useEffect(() => {
+    if (decided) setMode((current) => (current === 'deciding' ? (needed ? 'setup' : 'screens') : current));
+  }, [decided, needed]);
+
+  if (mode === 'setup') {
+    return <SetupGateContext.Provider value={gate}><FirstRunScreen /></SetupGateContext.Provider>;
+  }
+  if (mode === 'screens') {
+    const Screen = SCREENS[screen];
+    return <AppLayout screen={screen} onNavigate={go}><Screen /></AppLayout>;
+  }
+  if (need.loading || !need.error) {
+    return <Center h="100vh"><Stack align="center"><Loader aria-hidden /><Text>{appText.loading}</Text></Stack></Center>;
+  }
+  return (
+    <Center h="100vh" p="md">
+      <Alert color="red" title={appText.cannotReachCore} maw={520}>
+        <Text mb="sm">{appText.cannotReachCoreHelp}</Text>
+        <Button onClick={() => window.location.reload()}>{appText.tryAgain}</Button>
+      </Alert>
+    </Center>
   );
 }

@@ -1,0 +1,80 @@
+// @vitest-environment happy-dom
+import './test-kit/setup-dom';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { App } from './app';
+import { createQueryClient } from './data/query-client';
+import { createMemoryBridge, type MemoryBridge } from './test-kit/memory-bridge';
+
+const renderApp = (bridge: MemoryBridge) => render(<App bridge={bridge} queryClient={createQueryClient()} />);
+const configured = () => {
+  const bridge = createMemoryBridge({
+    credentials: { local: { clientId: 'clerk-app', secret: 'right-secret' }, sandbox: undefined, production: undefined },
+    folder: { folder: '/data/exports', state: 'watching' },
+  });
+  bridge.state.settings = { ...bridge.state.settings, watchedFolder: '/data/exports' };
+  return bridge;
+};
+
+describe('App', () => {
+  beforeEach(() => { window.location.hash = ''; });
+
+  it('walks a new clerk through the set-up to the Queue', async () => {
+    const bridge = createMemoryBridge();
+    renderApp(bridge);
+    expect(await screen.findByRole('heading', { name: 'Welcome to Payroll Uploader' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('radio', { name: /^Sandbox/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('heading', { name: 'Connect to Sandbox' })).toBeTruthy();
+    expect(bridge.state.settings.activeProfile).toBe('sandbox');
+    expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
+
+    await userEvent.type(screen.getByLabelText('Base URL'), 'https://sandbox.payroll.example');
+    await userEvent.type(screen.getByLabelText('Client ID'), 'clerk-app');
+    await userEvent.type(screen.getByLabelText('Client secret'), 'wrong');
+    await userEvent.click(screen.getByRole('button', { name: 'Save and test connection' }));
+    expect(await screen.findByText(/refused the client id or secret/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
+
+    await userEvent.type(screen.getByLabelText('Client secret'), 'right-secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Save and test connection' }));
+    expect(await screen.findByText(/Connected in 12 ms/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Watched folder' }), '/srv/payroll/exports');
+    await userEvent.click(screen.getByRole('button', { name: 'Start watching this folder' }));
+    expect(await screen.findByRole('heading', { name: 'Queue', level: 2 })).toBeTruthy();
+    expect(bridge.state.settings.profiles.sandbox.baseUrl).toBe('https://sandbox.payroll.example');
+    expect(bridge.state.folder).toEqual({ folder: '/srv/payroll/exports', state: 'watching' });
+  });
+
+  it('opens straight on the Queue once set up, with every screen in the navigation', async () => {
+    renderApp(configured());
+    expect(await screen.findByRole('heading', { name: 'Queue', level: 2 })).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Screens' });
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(
+      ['Queue', 'History', 'Send records', 'Deliveries', 'Settings', 'Local server']);
+    expect(within(nav).getByRole('link', { name: 'Queue' }).getAttribute('aria-current')).toBe('page');
+    await userEvent.click(within(nav).getByRole('link', { name: 'History' }));
+    expect(await screen.findByRole('heading', { name: 'History', level: 2 })).toBeTruthy();
+    expect(window.location.hash).toBe('#/history');
+    expect(within(nav).getByRole('link', { name: 'History' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('lets the set-up be put off', async () => {
+    renderApp(createMemoryBridge());
+    await userEvent.click(await screen.findByRole('button', { name: 'Set up later' }));
+    expect(await screen.findByRole('navigation', { name: 'Screens' })).toBeTruthy();
+  });
+
+  it('shows the core\'s notices until dismissed', async () => {
+    const bridge = configured();
+    renderApp(bridge);
+    await screen.findByRole('heading', { name: 'Queue', level: 2 });
+    bridge.emit('notice', { level: 'warning', message: 'census-bad.csv was refused: 2 rows have problems' });
+    expect(await screen.findByText('census-bad.csv was refused: 2 rows have problems')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss message' }));
+    await waitFor(() => expect(screen.queryByText(/census-bad.csv was refused/)).toBeNull());
+  });
+});

@@ -1,0 +1,36 @@
+/** Row problems of a file or records of a batch: line (or record), field, message. */
+import { Table, Text } from '@mantine/core';
+import type { RecordError } from '../../shared/imports.schema';
+import { componentsText } from './components-text';
+
+const t = componentsText.problems;
+
+export function ProblemsTable({ problems, total, caption }: { problems: RecordError[]; total?: number; caption: string }) {
+  const byRecord = problems.some((p) => p.line === undefined && p.index !== undefined);
+  return (
+    <>
+      <Table.ScrollContainer minWidth={360}>
+        <Table striped withTableBorder captionSide="top">
+          <Table.Caption>{caption}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{byRecord ? t.record : t.line}</Table.Th>
+              <Table.Th scope="col">{t.field}</Table.Th>
+              <Table.Th scope="col">{t.message}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {problems.map((p, i) => (
+              <Table.Tr key={`${p.line ?? p.index ?? ''}-${p.field ?? ''}-${i}`}>
+                <Table.Td>{p.line ?? (p.index !== undefined ? p.index + 1 : t.wholeFile)}</Table.Td>
+                <Table.Td>{p.field ?? ''}</Table.Td>
+                <Table.Td>{p.message}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {total !== undefined && total > problems.length && <Text size="sm" mt="xs">{t.shownOf(problems.length, total)}</Text>}
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+/** Live events from the core: a hook for one event, and the wiring that keeps the query cache current. */
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { BridgeEvent, BridgeEventName, JobProgressView, JobView, JobWindow } from '../../shared/bridge';
+import { useBridge } from './bridge-context';
+import { createEventBatcher, type Schedule } from './event-batcher';
+import { keyOf } from './bridge-queries';
+
+/** Calls the listener for every `event` while the component is mounted (the latest listener, without resubscribing). */
+export function useBridgeEvent<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvent<E>) => void): void {
+  const bridge = useBridge();
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => bridge.on(event, (payload) => latest.current(payload)), [bridge, event]);
+}
+
+/** The in-flight files of the Queue screen: everything not yet filed away, oldest first. */
+export const QUEUE_QUERY = { finished: false, sort: { by: 'foundAt', dir: 'asc' }, limit: 500 } as const;
+export const queueKey = keyOf('jobs.query', QUEUE_QUERY);
+/** Upload and hashing progress by job id, fed only by events. */
+export const progressKey = ['live', 'progress'] as const;
+export type ProgressById = Record<number, JobProgressView>;
+/** The latest notices for the clerk, newest first. */
+export const noticesKey = ['live', 'notices'] as const;
+export type NoticeItem = BridgeEvent<'notice'> & { at: number; key: number };
+
+type LiveEvent =
+  | { kind: 'job'; job: JobView }
+  | { kind: 'progress'; progress: JobProgressView };
+
+/** Applies a frame's worth of job and progress events to the cached queue and progress. */
+export function applyLiveEvents(client: QueryClient, events: LiveEvent[]): void {
+  const jobs = new Map<number, JobView>();
+  const progress: JobProgressView[] = [];
+  for (const event of events) {
+    if (event.kind === 'job') jobs.set(event.job.id, event.job);
+    else progress.push(event.progress);
+  }
+  if (jobs.size > 0) {
+    client.setQueryData<JobWindow>(queueKey, (current) => {
+      if (!current) return current;
+      const byId = new Map(current.items.map((job) => [job.id, job]));
+      let total = current.total;
+      for (const job of jobs.values()) {
+        const had = byId.has(job.id);
+        if (job.finished) {
+          if (had) { byId.delete(job.id); total -= 1; }
+        } else {
+          if (!had) total += 1;
+          byId.set(job.id, job);
+        }
+      }
+      return { total: Math.max(total, byId.size), items: [...byId.values()].sort((a, b) => a.foundAt - b.foundAt || a.id - b.id) };
+    });
+  }
+  if (progress.length > 0 || jobs.size > 0) {
+    client.setQueryData<ProgressById>(progressKey, (current = {}) => {
+      const next = { ...current };
+      for (const p of progress) next[p.id] = p;
+      // Progress belongs to the step that sent it: once the job moves on, its bar goes.
+      for (const job of jobs.values()) {
+        const phase = next[job.id]?.phase;
+        if (phase && (job.finished || (phase === 'uploading' ? job.state !== 'uploading' : job.state !== 'hashing'))) delete next[job.id];
+      }
+      return next;
+    });
+  }
+}
+
+const MAX_NOTICES = 5;
+
+/**
+ * Keeps the cache current from the core's events, for the whole app: the queue and progress update in place, finished
+ * files and batches refresh the History windows (at most every two seconds), folder and local-server states replace
+ * their cached answers.
+ */
+export function useLiveUpdates(schedule?: Schedule): void {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  useEffect(() => {
+    const batcher = createEventBatcher<LiveEvent>((events) => applyLiveEvents(client, events), schedule);
+    let historyTimer: ReturnType<typeof setTimeout> | undefined;
+    const refreshHistory = () => {
+      historyTimer ??= setTimeout(() => {
+        historyTimer = undefined;
+        void client.invalidateQueries({ queryKey: ['history'] });
+      }, 2000);
+    };
+    let noticeKey = 0;
+    const offs = [
+      bridge.on('job', (job) => batcher.push({ kind: 'job', job })),
+      bridge.on('result', (job) => { batcher.push({ kind: 'job', job }); refreshHistory(); }),
+      bridge.on('progress', (progress) => batcher.push({ kind: 'progress', progress })),
+      bridge.on('batch', () => { void client.invalidateQueries({ queryKey: ['batches.list'] }); refreshHistory(); }),
+      bridge.on('folder', (state) => client.setQueryData(keyOf('watch.state', {}), state)),
+      bridge.on('localServer', (state) => client.setQueryData(keyOf('localServer.state', {}), state)),
+      bridge.on('notice', (notice) => client.setQueryData<NoticeItem[]>(noticesKey, (current = []) =>
+        [{ ...notice, at: Date.now(), key: (noticeKey += 1) }, ...current].slice(0, MAX_NOTICES))),
+    ];
+    return () => {
+      batcher.close();
+      if (historyTimer) clearTimeout(historyTimer);
+      for (const off of offs) off();
+    };
+  }, [bridge, client, schedule]);
+}

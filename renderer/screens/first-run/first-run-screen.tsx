@@ -1,0 +1,125 @@
+/** The guided set-up a new clerk sees instead of empty screens: environment, credentials with a connection test, folder. */
+import { Anchor, Button, Container, Group, Loader, Paper, Radio, Stack, Stepper, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
+import { ErrorAlert } from '../../components/error-alert';
+import { useBridge } from '../../data/bridge-context';
+import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { useSetupGate } from '../../shell/setup-gate';
+import { FolderForm } from '../settings/folder-form';
+import { ProfileForm } from '../settings/profile-form';
+import { settingsText } from '../settings/settings-text';
+import { firstRunText as t } from './first-run-text';
+
+const names = settingsText.environments.names;
+
+function BuiltInServer({ onConnected }: { onConnected: () => void }) {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const start = useMutation({
+    // The started server points the Local profile at itself; its own client goes into the keychain for the profile.
+    mutationFn: async () => {
+      const state = await bridge.call('localServer.start', {});
+      const own = await bridge.call('localServer.credentials', {});
+      await bridge.call('credentials.set', { profile: 'local', clientId: own.clientId, clientSecret: own.clientSecret });
+      const test = await bridge.call('credentials.test', { profile: 'local' });
+      if (!test.ok) throw new Error(test.message ?? 'the connection test failed');
+      return state;
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries();
+      onConnected();
+    },
+  });
+  return (
+    <Stack gap={4}>
+      <Button variant="light" w="fit-content" loading={start.isPending} onClick={() => start.mutate()}>{t.credentials.builtIn}</Button>
+      <Text size="sm">{t.credentials.builtInHelp}</Text>
+      {start.error && <ErrorAlert error={start.error} />}
+    </Stack>
+  );
+}
+
+export function FirstRunScreen() {
+  const gate = useSetupGate();
+  const client = useQueryClient();
+  const bridge = useBridge();
+  const settings = useBridgeQuery('settings.get', {});
+  const [step, setStep] = useState(0);
+  const [profile, setProfile] = useState<ProfileName | null>(null);
+  const [connected, setConnected] = useState(false);
+  const chosen = profile ?? settings.data?.settings.activeProfile ?? 'local';
+  const choose = useBridgeMutation('profile.switch', {
+    onSuccess: (next) => { client.setQueryData(keyOf('settings.get', {}), next); setStep(1); },
+  });
+  const finish = async () => {
+    try {
+      await bridge.call('watch.start', {});
+    } finally {
+      await client.invalidateQueries();
+      window.location.hash = '#/queue';
+      gate.done();
+    }
+  };
+
+  return (
+    <Container size="sm" py="xl" component="main" id="main">
+      <Stack gap="lg">
+        <div>
+          <Title order={1} mb={4}>{t.title}</Title>
+          <Text>{t.intro}</Text>
+        </div>
+        <Stepper active={step} size="sm" aria-label={t.stepsLabel} allowNextStepsSelect={false}
+          onStepClick={(i) => { if (i < step) setStep(i); }}>
+          <Stepper.Step label={t.steps.environment.label} description={t.steps.environment.description} />
+          <Stepper.Step label={t.steps.credentials.label} description={t.steps.credentials.description} />
+          <Stepper.Step label={t.steps.folder.label} description={t.steps.folder.description} />
+        </Stepper>
+        <Paper withBorder p="lg">
+          {!settings.data && (settings.error ? <ErrorAlert error={settings.error} /> : <Loader aria-hidden />)}
+          {settings.data && step === 0 && (
+            <Stack gap="md">
+              <Radio.Group label={t.environment.question} description={t.environment.help} value={chosen}
+                onChange={(v) => setProfile(v)}>
+                <Stack gap="sm" mt="sm">
+                  {PROFILE_NAMES.map((name) => (
+                    <Radio key={name} value={name} label={names[name]} description={settingsText.environments.descriptions[name]} />
+                  ))}
+                </Stack>
+              </Radio.Group>
+              {choose.error && <ErrorAlert error={choose.error} />}
+              <Group justify="flex-end">
+                <Button loading={choose.isPending} onClick={() => choose.mutate({ profile: chosen })}>{t.next}</Button>
+              </Group>
+            </Stack>
+          )}
+          {settings.data && step === 1 && (
+            <Stack gap="md">
+              <Title order={2} size="h3">{t.credentials.heading(names[chosen])}</Title>
+              <Text size="sm">{t.credentials.help}</Text>
+              {chosen === 'local' && <BuiltInServer onConnected={() => setConnected(true)} />}
+              <ProfileForm profile={chosen} settings={settings.data.settings} mode="first-run" onConnected={() => setConnected(true)} />
+              {connected && <Text fw={600} role="status">{t.credentials.connected}</Text>}
+              <Group justify="space-between">
+                <Button variant="default" onClick={() => setStep(0)}>{t.back}</Button>
+                <Button disabled={!connected} onClick={() => setStep(2)}>{t.next}</Button>
+              </Group>
+            </Stack>
+          )}
+          {settings.data && step === 2 && (
+            <Stack gap="md">
+              <Title order={2} size="h3">{t.folder.heading}</Title>
+              <Text size="sm">{t.folder.help}</Text>
+              <FolderForm folder={settings.data.settings.watchedFolder} saveLabel={t.folder.save} onSaved={() => void finish()} />
+              <Group><Button variant="default" onClick={() => setStep(1)}>{t.back}</Button></Group>
+            </Stack>
+          )}
+        </Paper>
+        <Text size="sm">
+          <Anchor component="button" type="button" onClick={() => gate.done()}>{t.later}</Anchor> — {t.laterHelp}
+        </Text>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,79 @@
+/** Batches of records sent from the app, newest first, filterable by outcome, type and date. */
+import { Button, Group, NativeSelect, Table, Text, TextInput } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import type { BatchView } from '../../../shared/bridge';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorAlert } from '../../components/error-alert';
+import { formatDateTime } from '../../components/format';
+import { OutcomeBadge } from '../../components/outcome-badge';
+import { useBridgeQuery } from '../../data/bridge-queries';
+import { historyText as t } from './history-text';
+
+type BatchFilters = { outcome: '' | BatchView['state']; kind: '' | BatchView['kind']; from: string; to: string };
+const NONE: BatchFilters = { outcome: '', kind: '', from: '', to: '' };
+const STEP = 100;
+
+const dayOf = (ms: number) => {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+export function BatchesView() {
+  // The core keeps batches few (each is a clerk's send), so the newest 1,000 are fetched and filtered here.
+  const batches = useBridgeQuery('batches.list', { offset: 0, limit: 1000 });
+  const [filters, setFilters] = useState<BatchFilters>(NONE);
+  const [shown, setShown] = useState(STEP);
+  const set = <K extends keyof BatchFilters>(key: K, v: BatchFilters[K]) => { setFilters({ ...filters, [key]: v }); setShown(STEP); };
+  const filtered = useMemo(() => (batches.data?.items ?? []).filter((b) =>
+    (!filters.outcome || b.state === filters.outcome) && (!filters.kind || b.kind === filters.kind)
+    && (!filters.from || dayOf(b.createdAt) >= filters.from) && (!filters.to || dayOf(b.createdAt) <= filters.to))
+    .sort((a, b) => b.createdAt - a.createdAt), [batches.data, filters]);
+  const filtering = filters !== NONE;
+
+  return (
+    <>
+      <Group gap="sm" align="flex-end" mb="md" wrap="wrap">
+        <NativeSelect label={t.filters.outcome} value={filters.outcome} w="11rem"
+          data={[{ value: '', label: t.filters.all }, ...Object.entries(t.batchOutcomes).map(([value, label]) => ({ value, label }))]}
+          onChange={(e) => set('outcome', e.currentTarget.value as BatchFilters['outcome'])} />
+        <NativeSelect label={t.filters.type} value={filters.kind} w="9rem"
+          data={[{ value: '', label: t.filters.all }, ...Object.entries(t.kinds).map(([value, label]) => ({ value, label }))]}
+          onChange={(e) => set('kind', e.currentTarget.value as BatchFilters['kind'])} />
+        <TextInput label={t.filters.sentFrom} type="date" value={filters.from} onChange={(e) => set('from', e.currentTarget.value)} w="11rem" />
+        <TextInput label={t.filters.sentTo} type="date" value={filters.to} onChange={(e) => set('to', e.currentTarget.value)} w="11rem" />
+        {filtering && <Button variant="subtle" onClick={() => setFilters(NONE)}>{t.filters.clear}</Button>}
+      </Group>
+      {batches.error && <ErrorAlert error={batches.error} />}
+      {batches.data && filtered.length === 0 && (filtering
+        ? <EmptyState title={t.emptyBatchesFiltered.title}>{t.emptyBatchesFiltered.body}</EmptyState>
+        : <EmptyState title={t.emptyBatches.title}>{t.emptyBatches.body}</EmptyState>)}
+      {filtered.length > 0 && (
+        <>
+          <Text fw={600} mb="xs">{t.batchCount(filtered.length)}</Text>
+          <Table.ScrollContainer minWidth={560}>
+            <Table striped withTableBorder aria-label={t.batchTableLabel}>
+              <Table.Thead>
+                <Table.Tr>
+                  {Object.values(t.batchColumns).map((label) => <Table.Th key={label} scope="col">{label}</Table.Th>)}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {filtered.slice(0, shown).map((b) => (
+                  <Table.Tr key={b.id}>
+                    <Table.Td>{t.batchName(t.kinds[b.kind], b.id)}</Table.Td>
+                    <Table.Td><OutcomeBadge outcome={b.state} /></Table.Td>
+                    <Table.Td>{b.records.toLocaleString()}</Table.Td>
+                    <Table.Td>{formatDateTime(b.createdAt)}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.importId ?? ''}</Table.Td>
+                    <Table.Td>{b.error ?? ''}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {filtered.length > shown && <Button variant="default" mt="sm" onClick={() => setShown(shown + STEP)}>{t.showMore}</Button>}
+        </>
+      )}
+    </>
+  );
+}

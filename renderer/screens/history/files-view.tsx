@@ -1,0 +1,103 @@
+/** Finished files: filters above a virtualised table that fetches only the windows in view. */
+import { Button, Group, Paper, NativeSelect, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { memo, useMemo, useState } from 'react';
+import type { JobView } from '../../../shared/bridge';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorAlert } from '../../components/error-alert';
+import { formatBytes, formatDateTime } from '../../components/format';
+import { OutcomeBadge } from '../../components/outcome-badge';
+import { useWindowList } from '../../components/use-window-list';
+import { hasFilters, NO_FILTERS, queryOf, type FileFilters } from './history-filters';
+import { historyText as t } from './history-text';
+import { JobDetailDrawer } from './job-detail-drawer';
+import { useJobRows, useJobTotal } from './use-job-pages';
+
+/** Fixed row heights (one line wide, two lines narrow): nothing is measured while scrolling 10,000 rows. */
+const ROW_HEIGHT = 49;
+const NARROW_ROW_HEIGHT = 76;
+
+const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (job: JobView) => void }) {
+  return (
+    <>
+      <div role="cell">
+        <UnstyledButton onClick={() => onOpen(job)} className="history-name" title={job.name}>{job.name}</UnstyledButton>
+      </div>
+      <div role="cell">{job.outcome && <OutcomeBadge outcome={job.outcome} />}</div>
+      <div role="cell">{job.fileType ? t.types[job.fileType] : t.unknownType}</div>
+      <div role="cell">{formatDateTime(job.foundAt)}</div>
+      <div role="cell" className="history-optional">{formatBytes(job.size)}</div>
+      <div role="cell" className="history-optional">{job.warningCount > 0 ? job.warningCount.toLocaleString() : ''}</div>
+    </>
+  );
+});
+
+function Filters({ value, onChange }: { value: FileFilters; onChange: (next: FileFilters) => void }) {
+  const set = <K extends keyof FileFilters>(key: K, v: FileFilters[K]) => onChange({ ...value, [key]: v });
+  return (
+    <Group gap="sm" align="flex-end" mb="md" wrap="wrap">
+      <TextInput label={t.filters.search} placeholder={t.filters.searchPlaceholder} value={value.text} type="search"
+        onChange={(e) => set('text', e.currentTarget.value)} style={{ flex: '1 1 14rem' }} />
+      <NativeSelect label={t.filters.outcome} value={value.outcome} w="10rem"
+        data={[{ value: '', label: t.filters.all }, ...Object.entries(t.outcomes).map(([v, label]) => ({ value: v, label }))]}
+        onChange={(e) => set('outcome', e.currentTarget.value as FileFilters['outcome'])} />
+      <NativeSelect label={t.filters.type} value={value.type} w="9rem"
+        data={[{ value: '', label: t.filters.all }, ...Object.entries(t.types).map(([v, label]) => ({ value: v, label }))]}
+        onChange={(e) => set('type', e.currentTarget.value as FileFilters['type'])} />
+      <TextInput label={t.filters.from} type="date" value={value.from} onChange={(e) => set('from', e.currentTarget.value)} w="11rem" />
+      <TextInput label={t.filters.to} type="date" value={value.to} onChange={(e) => set('to', e.currentTarget.value)} w="11rem" />
+      {hasFilters(value) && <Button variant="subtle" onClick={() => onChange(NO_FILTERS)}>{t.filters.clear}</Button>}
+    </Group>
+  );
+}
+
+export function FilesView() {
+  const [filters, setFilters] = useState<FileFilters>(NO_FILTERS);
+  const [debouncedText] = useDebouncedValue(filters.text, 250);
+  const query = useMemo(() => queryOf({ ...filters, text: debouncedText }), [filters, debouncedText]);
+  const totalQuery = useJobTotal(query);
+  const total = totalQuery.data?.total ?? 0;
+  const narrow = useMediaQuery('(max-width: 62em)') ?? false;
+  const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  const { listRef, virtualizer, scrollMargin } = useWindowList(total, rowHeight, 12);
+  const rows = virtualizer.getVirtualItems();
+  const rowAt = useJobRows(query, rows[0]?.index ?? 0, rows[rows.length - 1]?.index ?? -1);
+  const [open, setOpen] = useState<JobView | null>(null);
+
+  return (
+    <>
+      <Filters value={filters} onChange={setFilters} />
+      {totalQuery.error && <ErrorAlert error={totalQuery.error} />}
+      {totalQuery.data && total === 0 && (hasFilters(filters)
+        ? <EmptyState title={t.emptyFiltered.title}>{t.emptyFiltered.body}</EmptyState>
+        : <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>)}
+      {total > 0 && <Text fw={600} mb="xs" aria-live="polite">{t.count(total)}</Text>}
+      <Paper withBorder style={{ display: total > 0 ? undefined : 'none' }}>
+        <div role="table" aria-label={t.tableLabel} aria-rowcount={total + 1}>
+          <div role="rowgroup">
+            <div role="row" aria-rowindex={1} className="history-row history-head">
+              <div role="columnheader">{t.columns.name}</div>
+              <div role="columnheader">{t.columns.outcome}</div>
+              <div role="columnheader">{t.columns.type}</div>
+              <div role="columnheader">{t.columns.found}</div>
+              <div role="columnheader" className="history-optional">{t.columns.size}</div>
+              <div role="columnheader" className="history-optional">{t.columns.warnings}</div>
+            </div>
+          </div>
+          <div role="rowgroup" ref={listRef} style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
+            {rows.map((row) => {
+              const job = rowAt(row.index);
+              return (
+                <div key={row.key} role="row" aria-rowindex={row.index + 2} className="history-row"
+                  style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: rowHeight, transform: `translateY(${row.start - scrollMargin}px)` }}>
+                  {job ? <FileRow job={job} onOpen={setOpen} /> : <div role="cell">{t.loadingRow}</div>}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </Paper>
+      <JobDetailDrawer id={open?.id ?? null} name={open?.name ?? ''} onClose={() => setOpen(null)} />
+    </>
+  );
+}

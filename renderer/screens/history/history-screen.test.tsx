@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+import '../../test-kit/setup-dom';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { JobQuery } from '../../../shared/bridge';
+import { createMemoryBridge, makeJob } from '../../test-kit/memory-bridge';
+import { renderScreen } from '../../test-kit/render-screen';
+import { HistoryScreen } from './history-screen';
+
+const refused = () => makeJob({
+  name: 'census-bad.csv', state: 'rejected', lastError: '2 of 5 rows have problems, and row problems block uploads',
+  archivedPath: '/data/exports/rejected/census-bad.csv', warningCount: 2,
+  warnings: [
+    { line: 3, field: 'hireDate', message: 'must be a date YYYY-MM-DD' },
+    { line: 5, field: 'ssn', message: 'must be 9 digits' },
+  ],
+});
+
+const queries = (bridge: ReturnType<typeof createMemoryBridge>) =>
+  bridge.calls.filter((c) => c.method === 'jobs.query').map((c) => c.request as JobQuery);
+
+describe('HistoryScreen', () => {
+  it('tells a new user what will appear here', async () => {
+    renderScreen(<HistoryScreen />);
+    expect(await screen.findByRole('heading', { name: 'No finished files yet' })).toBeTruthy();
+  });
+
+  it('shows 10,000 files by fetching only the windows in view', async () => {
+    const jobs = Array.from({ length: 10_000 }, (_, i) => makeJob({ name: `census-${String(i).padStart(5, '0')}.csv` }));
+    const bridge = createMemoryBridge({ jobs });
+    renderScreen(<HistoryScreen />, bridge);
+    expect(await screen.findByText('10,000 files')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Finished files' });
+    expect(table.getAttribute('aria-rowcount')).toBe('10001');
+    await waitFor(() => expect(within(table).getAllByRole('button').length).toBeGreaterThan(5));
+    expect(within(table).getAllByRole('row').length).toBeLessThan(120);
+    expect(queries(bridge).every((q) => (q.limit ?? 0) <= 100)).toBe(true);
+    expect(queries(bridge).length).toBeLessThan(5);
+  });
+
+  it('searches by name and filters by outcome', async () => {
+    const bridge = createMemoryBridge({ jobs: [
+      makeJob({ name: 'census-jan.csv' }), makeJob({ name: 'receipt-jan.csv', fileType: '2' }), refused(),
+    ] });
+    renderScreen(<HistoryScreen />, bridge);
+    await screen.findByText('3 files');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search by file name' }), 'receipt');
+    expect(await screen.findByText('1 file')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'receipt-jan.csv' })).toBeTruthy();
+    await userEvent.clear(screen.getByRole('searchbox', { name: 'Search by file name' }));
+    await screen.findByText('3 files');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Outcome' }), 'Refused');
+    expect(await screen.findByText('1 file')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'census-bad.csv' })).toBeTruthy();
+    expect(queries(bridge).at(-1)?.outcomes).toEqual(['rejected']);
+  });
+
+  it('filters by type and date, and says when nothing matches', async () => {
+    const bridge = createMemoryBridge({ jobs: [
+      makeJob({ name: 'census-a.csv', foundDay: '2026-11-01' }), makeJob({ name: 'receipt-b.csv', fileType: '2', foundDay: '2026-11-15' }),
+    ] });
+    renderScreen(<HistoryScreen />, bridge);
+    await screen.findByText('2 files');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'Receipt');
+    expect(await screen.findByText('1 file')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Found to'), '2026-11-10');
+    expect(await screen.findByRole('heading', { name: 'No file matches' })).toBeTruthy();
+    expect(queries(bridge).at(-1)).toMatchObject({ fileTypes: ['2'], foundTo: '2026-11-10' });
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await screen.findByText('2 files')).toBeTruthy();
+  });
+
+  it('opens a refused file to its reasons with line numbers, and puts it back in the queue', async () => {
+    const bridge = createMemoryBridge({ jobs: [refused()] });
+    renderScreen(<HistoryScreen />, bridge);
+    await userEvent.click(await screen.findByRole('button', { name: 'census-bad.csv' }));
+    const dialog = await screen.findByRole('dialog', { name: 'census-bad.csv' });
+    expect(within(dialog).getByText('Why it was refused')).toBeTruthy();
+    expect(within(dialog).getByText(/2 of 5 rows have problems/)).toBeTruthy();
+    const table = within(dialog).getByRole('table', { name: 'Rows with problems' });
+    const rows = within(table).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Line', 'Field', 'Problem'],
+      ['3', 'hireDate', 'must be a date YYYY-MM-DD'],
+      ['5', 'ssn', 'must be 9 digits'],
+    ]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Put back in the queue' }));
+    expect(await within(dialog).findByText(/The file is back in the queue/)).toBeTruthy();
+    expect(bridge.calls.some((c) => c.method === 'jobs.requeue')).toBe(true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show in folder' }));
+    expect(await within(dialog).findByText('/data/exports/rejected/census-bad.csv', { selector: 'code' })).toBeTruthy();
+  });
+
+  it('shows the row warnings of a file uploaded with them', async () => {
+    const bridge = createMemoryBridge({ jobs: [makeJob({
+      name: 'census-warn.csv', state: 'uploaded', warningCount: 1, warnings: [{ line: 7, field: 'salary', message: 'must be a number' }],
+    })] });
+    renderScreen(<HistoryScreen />, bridge);
+    await userEvent.click(await screen.findByRole('button', { name: 'census-warn.csv' }));
+    const dialog = await screen.findByRole('dialog', { name: 'census-warn.csv' });
+    expect(within(dialog).getByText(/1 row has a problem/)).toBeTruthy();
+    const table = within(dialog).getByRole('table', { name: 'Rows with warnings' });
+    expect(within(table).getByRole('cell', { name: '7' })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Put back in the queue' })).toBeNull();
+  });
+
+  it('lists sent batches with their outcome', async () => {
+    const at = Date.UTC(2026, 10, 20, 10);
+    const bridge = createMemoryBridge({ batches: [
+      { id: 1, kind: 'census', records: 3, state: 'sent', createdAt: at, stateChangedAt: at, importId: '5b1e-import' },
+      { id: 2, kind: 'receipt', records: 12, state: 'failed', createdAt: at + 1000, stateChangedAt: at, error: 'the service refused 2 records' },
+    ] });
+    renderScreen(<HistoryScreen />, bridge);
+    await userEvent.click(await screen.findByRole('radio', { name: 'Sent records' }));
+    const table = await screen.findByRole('table', { name: 'Batches of records sent' });
+    expect(within(table).getByText('Census batch 1')).toBeTruthy();
+    expect(within(table).getByText('Failed')).toBeTruthy();
+    expect(within(table).getByText('the service refused 2 records')).toBeTruthy();
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Outcome' }), 'Sent');
+    await waitFor(() => expect(within(table).queryByText('Receipt batch 2')).toBeNull());
+    expect(screen.getByText('1 batch')).toBeTruthy();
+  });
+});

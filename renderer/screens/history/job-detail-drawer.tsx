@@ -1,0 +1,100 @@
+/** One finished file in full: a refused file's reasons (whole-file or per row), an upload's row warnings, and what to do next. */
+import { Alert, Button, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import type { JobDetail } from '../../../shared/bridge';
+import { ErrorAlert } from '../../components/error-alert';
+import { formatBytes, formatDateTime } from '../../components/format';
+import { OutcomeBadge } from '../../components/outcome-badge';
+import { ProblemsTable } from '../../components/problems-table';
+import { useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { historyText } from './history-text';
+
+const t = historyText.detail;
+
+function Facts({ job }: { job: JobDetail }) {
+  const rows: [string, string][] = [
+    [t.path, job.path],
+    ...(job.archivedPath ? [[t.filedAt, job.archivedPath] as [string, string]] : []),
+    [t.size, formatBytes(job.size)],
+    [t.found, formatDateTime(job.foundAt)],
+    ...(job.finishedAt ? [[t.finished, formatDateTime(job.finishedAt)] as [string, string]] : []),
+    ...(job.fileType ? [[t.type, historyText.types[job.fileType]] as [string, string]] : []),
+    ...(job.referenceDate ? [[t.referenceDate, job.referenceDate.slice(0, 10)] as [string, string]] : []),
+    ...(job.importId ? [[t.importId, job.importId] as [string, string]] : []),
+  ];
+  return (
+    <Table variant="vertical" withTableBorder layout="fixed">
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w="35%" scope="row">{label}</Table.Th>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Actions({ job }: { job: JobDetail }) {
+  const client = useQueryClient();
+  const requeue = useBridgeMutation('jobs.requeue', {
+    onSuccess: () => { void client.invalidateQueries({ queryKey: ['jobs.query'] }); },
+  });
+  const reveal = useBridgeMutation('jobs.reveal');
+  return (
+    <Stack gap="xs">
+      <Group gap="xs">
+        {job.outcome === 'rejected' && !requeue.isSuccess && (
+          <Button loading={requeue.isPending} onClick={() => requeue.mutate({ id: job.id })}>{t.requeue}</Button>
+        )}
+        <Button variant="default" loading={reveal.isPending} onClick={() => reveal.mutate({ id: job.id })}>{t.reveal}</Button>
+      </Group>
+      {requeue.isSuccess && <Alert color="green" role="status">{t.requeued}</Alert>}
+      {reveal.data && !reveal.data.revealed && (
+        <Text size="sm" role="status">{t.revealedBrowser}<Code style={{ overflowWrap: 'anywhere' }}>{reveal.data.path}</Code></Text>
+      )}
+      {requeue.error && <ErrorAlert error={requeue.error} />}
+      {reveal.error && <ErrorAlert error={reveal.error} />}
+    </Stack>
+  );
+}
+
+function Detail({ job }: { job: JobDetail }) {
+  const problems = job.warnings;
+  return (
+    <Stack gap="md">
+      <Group gap="xs"><Text fw={600}>{t.outcome}</Text>{job.outcome && <OutcomeBadge outcome={job.outcome} />}</Group>
+      {job.outcome === 'rejected' && (
+        <Alert color="red" title={t.reason}>
+          <Text size="sm">{job.lastError}</Text>
+          <Text size="sm" mt="xs">{t.refusedHelp}</Text>
+        </Alert>
+      )}
+      {job.outcome === 'uploaded' && (
+        <Alert color={job.warningCount > 0 ? 'yellow' : 'green'}>
+          {job.warningCount > 0 ? t.uploadedWithWarnings(job.warningCount) : t.uploadedHelp}
+        </Alert>
+      )}
+      {job.outcome === 'duplicate' && <Alert color="gray">{t.duplicateHelp}</Alert>}
+      {problems.length > 0 && (
+        <ProblemsTable problems={problems} total={job.warningCount}
+          caption={job.outcome === 'rejected' ? t.rowProblems : t.rowWarnings} />
+      )}
+      <Actions job={job} />
+      <Facts job={job} />
+    </Stack>
+  );
+}
+
+export function JobDetailDrawer({ id, name, onClose }: { id: number | null; name: string; onClose: () => void }) {
+  const detail = useBridgeQuery('jobs.get', { id: id ?? 1 }, { enabled: id !== null });
+  return (
+    <Drawer opened={id !== null} onClose={onClose} position="right" size="xl" title={name}
+      closeButtonProps={{ 'aria-label': t.close }} styles={{ title: { fontWeight: 700, overflowWrap: 'anywhere' } }}>
+      {detail.isPending && <Group gap="xs"><Loader size="sm" aria-hidden /><Text>{t.loading}</Text></Group>}
+      {detail.error && <ErrorAlert error={detail.error} />}
+      {detail.data && <Detail job={detail.data} />}
+    </Drawer>
+  );
+}

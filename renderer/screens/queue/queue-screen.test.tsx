@@ -1,0 +1,102 @@
+// @vitest-environment happy-dom
+import '../../test-kit/setup-dom';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { useLiveUpdates } from '../../data/use-bridge-event';
+import { createMemoryBridge, makeJob } from '../../test-kit/memory-bridge';
+import { renderScreen } from '../../test-kit/render-screen';
+import { QueueScreen } from './queue-screen';
+
+function LiveQueue() {
+  useLiveUpdates();
+  return <QueueScreen />;
+}
+
+const watching = { folder: '/data/exports', state: 'watching' as const };
+
+describe('QueueScreen', () => {
+  it('shows the watched folder and pauses and resumes it', async () => {
+    const bridge = createMemoryBridge({ folder: watching });
+    renderScreen(<LiveQueue />, bridge);
+    expect(await screen.findByText('/data/exports')).toBeTruthy();
+    expect(screen.getByText('Watching')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    expect(await screen.findByText('Paused')).toBeTruthy();
+    expect(bridge.state.folder.state).toBe('paused');
+    await userEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    expect(await screen.findByText('Watching')).toBeTruthy();
+  });
+
+  it('says so when the folder is missing, from a live event', async () => {
+    const bridge = createMemoryBridge({ folder: watching });
+    renderScreen(<LiveQueue />, bridge);
+    await screen.findByText('Watching');
+    bridge.emit('folder', { folder: '/data/exports', state: 'missing' });
+    expect(await screen.findByText('Folder missing')).toBeTruthy();
+    expect(screen.getByText(/network drive is connected/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+  });
+
+  it('tells a new user what to do when nothing is waiting', async () => {
+    renderScreen(<LiveQueue />, createMemoryBridge({ folder: watching }));
+    expect(await screen.findByRole('heading', { name: 'Nothing waiting' })).toBeTruthy();
+    expect(screen.getByText(/Save an export into the watched folder/)).toBeTruthy();
+  });
+
+  it('lists each file in flight with its step', async () => {
+    const bridge = createMemoryBridge({
+      folder: watching,
+      jobs: [
+        makeJob({ name: 'census-a.csv', state: 'found' }),
+        makeJob({ name: 'census-b.csv', state: 'hashing' }),
+        makeJob({ name: 'census-c.csv', state: 'uploading' }),
+        makeJob({ name: 'receipt-d.csv', state: 'waiting', resumeState: 'granting', attempts: 2, lastError: 'the service cannot be reached', nextAttemptAt: Date.now() + 60_000 }),
+        makeJob({ name: 'old.csv', state: 'uploaded' }),
+      ],
+    });
+    renderScreen(<LiveQueue />, bridge);
+    const list = await screen.findByRole('list', { name: 'Files in the queue' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/census-a\.csv.*Found/),
+      expect.stringMatching(/census-b\.csv.*Checking/),
+      expect.stringMatching(/census-c\.csv.*Uploading/),
+      expect.stringMatching(/receipt-d\.csv.*Waiting to retry.*the service cannot be reached.*2 tries so far/),
+    ]);
+    expect(screen.getByText('4 files in the queue')).toBeTruthy();
+  });
+
+  it('shows bytes, speed and time left while a file uploads', async () => {
+    const job = makeJob({ name: 'census-big.csv', state: 'uploading', size: 10 * 1024 * 1024 });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
+    renderScreen(<LiveQueue />, bridge);
+    await screen.findByText('census-big.csv');
+    bridge.emit('progress', { id: job.id, phase: 'uploading', bytes: 4 * 1024 * 1024, total: 10 * 1024 * 1024, bytesPerSecond: 1024 * 1024 });
+    const bar = await screen.findByRole('progressbar', { name: 'Upload of census-big.csv' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(screen.getByText('4.0 MB of 10.0 MB · 1.0 MB/s · about 6 s left')).toBeTruthy();
+  });
+
+  it('retries a file waiting on the network now', async () => {
+    const job = makeJob({ name: 'receipt-net.csv', state: 'waiting', resumeState: 'granting', attempts: 1 });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
+    renderScreen(<LiveQueue />, bridge);
+    await userEvent.click(await screen.findByRole('button', { name: 'Retry receipt-net.csv now' }));
+    await waitFor(() => expect(bridge.calls.some((c) => c.method === 'jobs.retryNow')).toBe(true));
+    expect(bridge.state.jobs[0]?.state).toBe('granting');
+  });
+
+  it('follows a file from found to finished through events', async () => {
+    const bridge = createMemoryBridge({ folder: watching });
+    renderScreen(<LiveQueue />, bridge);
+    await screen.findByRole('heading', { name: 'Nothing waiting' });
+    const job = makeJob({ name: 'census-live.csv', state: 'found' });
+    bridge.emit('job', job);
+    expect(await screen.findByText('census-live.csv')).toBeTruthy();
+    bridge.emit('job', { ...job, state: 'uploading' });
+    await screen.findByText('Uploading');
+    bridge.emit('result', { ...job, state: 'uploaded', outcome: 'uploaded', finished: true });
+    expect(await screen.findByRole('heading', { name: 'Nothing waiting' })).toBeTruthy();
+  });
+});

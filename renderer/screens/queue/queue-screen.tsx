@@ -1,0 +1,49 @@
+/** Queue: the watched folder and every file on its way, updated live from the core's events. */
+import { Divider, Paper, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { useWindowList } from '../../components/use-window-list';
+import { useBridgeQuery } from '../../data/bridge-queries';
+import { progressKey, QUEUE_QUERY, type ProgressById } from '../../data/use-bridge-event';
+import { FolderHeader } from './folder-header';
+import { QueueJobRow } from './queue-job-row';
+import { queueText as t } from './queue-text';
+
+export function QueueScreen() {
+  const queue = useBridgeQuery('jobs.query', QUEUE_QUERY, { staleTime: Infinity });
+  const { data: progress = {} } = useQuery<ProgressById>({ queryKey: progressKey, queryFn: () => ({}), staleTime: Infinity });
+  const items = queue.data?.items ?? [];
+  const { listRef, virtualizer, scrollMargin } = useWindowList(items.length, 84);
+
+  return (
+    <>
+      <PageHeader title={t.title} description={t.description} />
+      <FolderHeader />
+      {queue.error && <ErrorAlert error={queue.error} title={t.loadError} />}
+      {queue.data && items.length === 0 && <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>}
+      {items.length > 0 && (
+        <>
+          <Text fw={600} mb="xs" aria-live="polite">{t.count(queue.data?.total ?? items.length)}</Text>
+          <Paper withBorder>
+            <div ref={listRef} role="list" aria-label={t.listLabel}
+              style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((row) => {
+                const job = items[row.index];
+                if (!job) return null;
+                return (
+                  <div key={job.id} role="listitem" data-index={row.index} ref={virtualizer.measureElement}
+                    style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - scrollMargin}px)` }}>
+                    {row.index > 0 && <Divider />}
+                    <QueueJobRow job={job} progress={progress[job.id]} />
+                  </div>
+                );
+              })}
+            </div>
+          </Paper>
+        </>
+      )}
+    </>
+  );
+}

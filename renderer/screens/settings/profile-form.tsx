@@ -1,0 +1,125 @@
+/**
+ * One environment's address and credentials. The secret is write-only: the field is always empty and says whether one
+ * is stored; typing a new one replaces it. Used by Settings and by the first-run set-up.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import type { CredentialTest, SettingsView } from '../../../shared/bridge';
+import { baseUrlSchema, type ProfileName } from '../../../shared/settings.schema';
+import { ErrorAlert, errorMessage } from '../../components/error-alert';
+import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { useBridge } from '../../data/bridge-context';
+import { applyFieldErrors } from './field-errors';
+import { settingsText } from './settings-text';
+
+const t = settingsText.profile;
+const blankIsNone = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const profileFormSchema = z.object({
+  baseUrl: z.preprocess(blankIsNone, baseUrlSchema.optional()),
+  clientId: z.string().trim().max(200),
+  clientSecret: z.string().max(4096),
+});
+type ProfileFormInput = z.input<typeof profileFormSchema>;
+
+export function ProfileForm({ profile, settings, mode = 'settings', onConnected }: {
+  profile: ProfileName;
+  settings: SettingsView['settings'];
+  mode?: 'settings' | 'first-run';
+  onConnected?: (test: CredentialTest) => void;
+}) {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const status = useBridgeQuery('credentials.status', { profile });
+  const stored = status.data;
+  const storedClientId = stored?.clientId ?? settings.profiles[profile].clientId ?? '';
+  const form = useForm<ProfileFormInput, unknown, z.output<typeof profileFormSchema>>({
+    resolver: zodResolver(profileFormSchema),
+    defaultValues: { baseUrl: settings.profiles[profile].baseUrl ?? '', clientId: storedClientId, clientSecret: '' },
+  });
+  const { register, handleSubmit, setError, formState, reset } = form;
+  useEffect(() => {
+    if (!formState.isDirty) reset({ baseUrl: settings.profiles[profile].baseUrl ?? '', clientId: storedClientId, clientSecret: '' });
+  }, [settings, profile, storedClientId, formState.isDirty, reset]);
+
+  const [saved, setSaved] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [test, setTest] = useState<CredentialTest | null>(null);
+  const testing = useBridgeMutation('credentials.test', {
+    onSuccess: (result) => { setTest(result); if (result.ok) onConnected?.(result); },
+  });
+  const remove = useBridgeMutation('credentials.delete', {
+    onSuccess: (next) => { client.setQueryData(keyOf('credentials.status', { profile }), next); reset({ ...form.getValues(), clientId: '', clientSecret: '' }); },
+  });
+
+  const save = handleSubmit(async (values) => {
+    setSaved(false); setFailure(null); setTest(null);
+    const hasSecret = values.clientSecret.length > 0;
+    if (hasSecret && !values.clientId) return setError('clientId', { message: t.clientIdNeeded });
+    if (!hasSecret && values.clientId && values.clientId !== storedClientId) return setError('clientSecret', { message: t.secretNeeded });
+    try {
+      if ((values.baseUrl ?? '') !== (settings.profiles[profile].baseUrl ?? '')) {
+        const next = await bridge.call('settings.patch', { profiles: { [profile]: { baseUrl: values.baseUrl ?? null } } });
+        client.setQueryData(keyOf('settings.get', {}), next);
+      }
+      if (hasSecret) {
+        const next = await bridge.call('credentials.set', { profile, clientId: values.clientId, clientSecret: values.clientSecret });
+        client.setQueryData(keyOf('credentials.status', { profile }), next);
+      }
+      reset({ ...values, baseUrl: values.baseUrl ?? '', clientSecret: '' });
+      setSaved(true);
+      if (mode === 'first-run') testing.mutate({ profile });
+    } catch (error) {
+      const placed = applyFieldErrors(error, setError, (path) => {
+        if (path.endsWith('baseUrl')) return 'baseUrl';
+        if (path === 'clientId') return 'clientId';
+        if (path === 'clientSecret') return 'clientSecret';
+        return undefined;
+      });
+      if (!placed) setFailure(error);
+    }
+  });
+
+  const secretHelp = stored?.stored
+    ? (stored.source === 'environment' ? t.secretFromEnvironment : t.secretStored)
+    : t.secretNone;
+  const id = `profile-${profile}`;
+  return (
+    <form onSubmit={(e) => void save(e)} noValidate aria-label={settingsText.environments.names[profile]}>
+      <Stack gap="sm">
+        <TextInput id={`${id}-base-url`} label={t.baseUrl} description={t.baseUrlHelp} type="url" autoComplete="off"
+          {...register('baseUrl')} error={formState.errors.baseUrl?.message} />
+        <TextInput id={`${id}-client-id`} label={t.clientId} autoComplete="off" {...register('clientId')}
+          error={formState.errors.clientId?.message} />
+        <PasswordInput id={`${id}-client-secret`} label={t.clientSecret} description={secretHelp} autoComplete="new-password"
+          {...register('clientSecret')} error={formState.errors.clientSecret?.message}
+          visibilityToggleButtonProps={{ 'aria-label': 'Show or hide the secret you are typing' }} />
+        {stored?.keychainProblem && <Alert color="red" title={t.keychainProblem}>{stored.keychainProblem}</Alert>}
+        <Group gap="xs">
+          <Button type="submit" loading={formState.isSubmitting || (mode === 'first-run' && testing.isPending)}>
+            {mode === 'first-run' ? `${t.save} and ${t.test.toLowerCase()}` : t.save}
+          </Button>
+          {mode === 'settings' && (
+            <Button variant="default" loading={testing.isPending} onClick={() => { setTest(null); testing.mutate({ profile }); }}>{t.test}</Button>
+          )}
+          {mode === 'settings' && stored?.stored && stored.source === 'keychain' && (
+            <Button variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate({ profile })}>{t.remove}</Button>
+          )}
+        </Group>
+        <div role="status">
+          {saved && !test && !testing.isPending && <Alert color="green">{t.saved}</Alert>}
+          {test?.ok && <Alert color="green">{t.testOk(Math.round(test.ms), test.scopes.join(', ') || '—')}</Alert>}
+          {remove.isSuccess && <Alert color="gray">{t.removed}</Alert>}
+        </div>
+        {test && !test.ok && <Alert color="red" title={t.testFailed} role="alert">{test.message}</Alert>}
+        {testing.error && <ErrorAlert error={testing.error} title={t.testFailed} />}
+        {failure !== null && <ErrorAlert error={failure} />}
+        {remove.error && <Alert color="red" role="alert">{errorMessage(remove.error)}</Alert>}
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,44 @@
+/** The frame around every screen: a header, the navigation (a drawer behind a button on narrow windows or at 200 % zoom) and the content. */
+import { AppShell, Badge, Burger, Group, NavLink, Title, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { useBridgeQuery } from '../data/bridge-queries';
+import { appText } from './app-text';
+import { Notices } from './notices';
+import { SCREEN_KEYS, type ScreenKey } from './screens';
+
+export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey; onNavigate: (screen: ScreenKey) => void; children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const settings = useBridgeQuery('settings.get', {});
+  const profile = settings.data?.settings.activeProfile;
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <a href="#main" className="skip-link">{appText.skipToContent}</a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm"
+              aria-label={opened ? appText.closeNavigation : appText.openNavigation} aria-expanded={opened} aria-controls="app-navigation" />
+            <Title order={1} size="h3">{appText.title}</Title>
+          </Group>
+          {profile && (
+            <Badge size="lg" variant="outline" color={profile === 'production' ? 'red' : 'blue'}>
+              <VisuallyHidden>{appText.environment('')}</VisuallyHidden>{appText.profileNames[profile]}
+            </Badge>
+          )}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" id="app-navigation" aria-label={appText.navigationLabel} component="nav">
+        {SCREEN_KEYS.map((key) => (
+          <NavLink key={key} href={`#/${key}`} label={appText.screens[key]} active={key === screen}
+            aria-current={key === screen ? 'page' : undefined}
+            onClick={(event) => { event.preventDefault(); onNavigate(key); close(); }} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>
+        <Notices />
+        {children}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

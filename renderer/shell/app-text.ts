@@ -1,0 +1,24 @@
+/** Words of the app's frame: title, navigation, set-up gate, notices. */
+export const appText = {
+  title: 'Payroll Uploader',
+  skipToContent: 'Skip to content',
+  navigationLabel: 'Screens',
+  openNavigation: 'Open the list of screens',
+  closeNavigation: 'Close the list of screens',
+  screens: {
+    queue: 'Queue',
+    history: 'History',
+    'send-records': 'Send records',
+    deliveries: 'Deliveries',
+    settings: 'Settings',
+    'local-server': 'Local server',
+  },
+  environment: (name: string) => `Environment: ${name}`,
+  profileNames: { local: 'Local test server', sandbox: 'Sandbox', production: 'Production' },
+  loading: 'Opening Payroll Uploader…',
+  cannotReachCore: 'The app cannot reach its background service.',
+  cannotReachCoreHelp: 'Close the app and open it again. If this keeps happening, tell your IT contact.',
+  tryAgain: 'Try again',
+  noticesLabel: 'Messages',
+  dismissNotice: 'Dismiss message',
+};

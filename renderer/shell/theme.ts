@@ -1,0 +1,27 @@
+/** The look: Mantine's theme with colours dark enough for WCAG AA contrast (4.5:1) in both schemes. */
+import { createTheme, darken, type CSSVariablesResolver } from '@mantine/core';
+
+export const theme = createTheme({
+  primaryColor: 'blue',
+  // Shade 6 (Mantine's default) puts white text on a blue too light for 4.5:1.
+  primaryShade: { light: 8, dark: 8 },
+  defaultRadius: 'sm',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, sans-serif',
+  headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, sans-serif' },
+});
+
+/** Colours the screens use for states (badges, alerts, subtle buttons). */
+const STATE_COLORS = ['green', 'yellow', 'red', 'blue', 'gray', 'orange', 'teal'] as const;
+
+/**
+ * Mantine's "dimmed" grey and its light-variant text (shade 9 on shade 1) fall below 4.5:1 in the light scheme for
+ * green, yellow and orange; the text of light badges and alerts is darkened until it reads.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    ...Object.fromEntries(STATE_COLORS.map((c) => [`--mantine-color-${c}-light-color`, darken(resolved.colors[c][9], 0.45)])),
+  },
+  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
+});

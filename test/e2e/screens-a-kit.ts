@@ -1,0 +1,115 @@
+/**
+ * What the screens-A flows start for real: a private gnome-keyring, a local server (the service), a watched folder,
+ * `payroll-uploader ui` (browser mode) on its own data folder, and Debian's Chromium. Also the screenshot and axe
+ * helpers every flow uses on each screen it visits.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { SettingsInput } from '../../shared/settings.schema';
+import { launchBrowser, openPage } from '../helpers/browser';
+import { startKeyring, type KeyringHandle } from '../helpers/keyring';
+import { ROOT, startTestServer, TEST_CLIENT, type TestServer } from '../helpers/local-server';
+import { startUiApp, type UiApp } from '../helpers/ui-app';
+
+export { TEST_CLIENT };
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screens-a');
+
+export type World = {
+  keyring: KeyringHandle;
+  server: TestServer;
+  dataDir: string;
+  folder: string;
+  browser: Browser;
+  /** Starts `payroll-uploader ui` on the world's data folder (settings, if given, are written first). */
+  startUi(settings?: SettingsInput): Promise<UiApp>;
+  /** A fresh browser page signed in to the ui, at the size of a laptop screen. */
+  open(ui: UiApp): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }>;
+  stop(): Promise<void>;
+};
+
+/** A private keychain, a real service (local server), a data folder, a watched folder and Debian's Chromium. */
+export async function startWorld(): Promise<World> {
+  const keyring = await startKeyring();
+  const server = await startTestServer();
+  const root = await mkdtemp(join(tmpdir(), 'screens-a-'));
+  const dataDir = join(root, 'data');
+  const folder = join(root, 'exports');
+  await mkdir(folder);
+  const browser = await launchBrowser();
+  return {
+    keyring, server, dataDir, folder, browser,
+    startUi: (settings) => startUiApp({ env: keyring.env, dataDir, ...(settings ? { settings } : {}) }),
+    async open(ui) {
+      const opened = await openPage(browser);
+      await opened.page.setViewportSize({ width: 1280, height: 860 });
+      await opened.page.goto(ui.url);
+      return opened;
+    },
+    async stop() {
+      await browser.close();
+      await server.stop();
+      await keyring.stop();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Screenshots the page in light and dark under test-results/screens-a/, and scans it with axe-core in both: no serious
+ * or critical violation is allowed.
+ */
+export async function visit(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`), fullPage: true });
+    const result = await new AxeBuilder({ page }).analyze();
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+    expect(bad, `${name} in ${scheme}`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * The page at 200 % zoom of a 1280 px window (640 CSS pixels wide): nothing may need sideways scrolling. Saves the
+ * screenshot as <name>-zoom200-light.png and puts the window back.
+ */
+export async function checkZoom(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 640, height: 430 });
+  try {
+    await page.waitForTimeout(200);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-zoom200-light.png`), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} at 200 % zoom scrolls sideways`).toBeLessThanOrEqual(0);
+  } finally {
+    if (size) await page.setViewportSize(size);
+  }
+}
+
+/** The clerk's first-run set-up against the world's service, ending on the Queue. */
+export async function firstRun(page: Page, world: World, shots = false): Promise<void> {
+  await page.getByRole('heading', { name: 'Welcome to Payroll Uploader' }).waitFor();
+  if (shots) await visit(page, 'first-run-1-environment');
+  await page.getByRole('radio', { name: /^Local test server/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('heading', { name: 'Connect to Local test server' }).waitFor();
+  await page.getByLabel('Base URL').fill(world.server.url);
+  await page.getByLabel('Client ID').fill(TEST_CLIENT.id);
+  await page.getByLabel('Client secret', { exact: true }).fill(TEST_CLIENT.secret);
+  await page.getByRole('button', { name: 'Save and test connection' }).click();
+  await page.getByText(/^Connected in \d+ ms/).waitFor();
+  if (shots) await visit(page, 'first-run-2-credentials');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Watched folder' }).fill(world.folder);
+  if (shots) await visit(page, 'first-run-3-folder');
+  await page.getByRole('button', { name: 'Start watching this folder' }).click();
+  await page.getByRole('heading', { name: 'Queue', level: 2 }).waitFor();
+}

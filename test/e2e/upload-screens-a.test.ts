@@ -1,0 +1,93 @@
+/**
+ * A clerk's day on the Queue and History screens, end to end: a CSV dropped into the watched folder is seen in the
+ * Queue and then as uploaded in History; with row checks set to block, a file with bad rows is refused and opens to
+ * its reasons with their line numbers.
+ */
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { censusChunks, censusRow, csvText } from '../helpers/csv-fixtures';
+import type { UiApp } from '../helpers/ui-app';
+import { checkZoom, firstRun, startWorld, visit, type World } from './screens-a-kit';
+
+describe('Queue and History (browser mode, real service, keychain and folder)', () => {
+  let world: World;
+  let ui: UiApp;
+  let page: Page;
+  let errors: string[];
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    world = await startWorld();
+    ui = await world.startUi({ stabilityMs: 300, sweepIntervalMs: 1000 });
+    ({ page, errors, close } = await world.open(ui));
+    await firstRun(page, world);
+  }, 180_000);
+  afterAll(async () => {
+    await close?.();
+    await ui?.stop();
+    await world?.stop();
+  });
+
+  it('shows a dropped CSV going through the Queue to uploaded in History', async () => {
+    // Big enough (about 40 MB) that its checking and upload take a moment on screen.
+    const path = join(world.folder, 'census-november.csv');
+    await pipeline(Readable.from(censusChunks(40 * 1024 * 1024)), createWriteStream(`${path}.part`));
+    await import('node:fs/promises').then((fs) => fs.rename(`${path}.part`, path));
+
+    const queue = page.getByRole('list', { name: 'Files in the queue' });
+    const item = queue.getByRole('listitem').filter({ hasText: 'census-november.csv' });
+    await item.waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(process.cwd(), 'test-results', 'screens-a', 'queue-in-flight-light.png') });
+    await page.getByRole('heading', { name: 'Nothing waiting' }).waitFor({ timeout: 120_000 });
+
+    await page.getByRole('link', { name: 'History' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'census-november.csv' });
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toMatch(/Uploaded.*Census/);
+    await visit(page, 'history-uploaded');
+    await row.getByRole('button', { name: 'census-november.csv' }).click();
+    const dialog = page.getByRole('dialog', { name: 'census-november.csv' });
+    await dialog.getByText('The service holds this exact file.').waitFor();
+    await visit(page, 'history-uploaded-detail');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  }, 240_000);
+
+  it('shows a refused file with its reasons and line numbers', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const files = page.getByRole('form', { name: 'Files' });
+    await files.getByRole('radio', { name: /^Block/ }).check();
+    await files.getByRole('button', { name: 'Save' }).click();
+    await files.getByText('Saved.').waitFor();
+
+    const rows = [censusRow(1), censusRow(2, { hireDate: '2020-13-45' }), censusRow(3), censusRow(4, { employeeStatus: 'RETIRED' })];
+    await writeFile(join(world.folder, 'census-with-errors.csv'), csvText('census', rows));
+
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('searchbox', { name: 'Search by file name' }).fill('errors');
+    const row = page.getByRole('row').filter({ hasText: 'census-with-errors.csv' });
+    await row.waitFor({ timeout: 60_000 });
+    await expect.poll(() => row.textContent()).toContain('Refused');
+    await page.getByRole('combobox', { name: 'Outcome' }).selectOption({ label: 'Refused' });
+    await expect.poll(() => page.getByText(/^\d+ files?$/).textContent()).toBe('1 file');
+    await visit(page, 'history-refused');
+    await checkZoom(page, 'history-refused');
+
+    await row.getByRole('button', { name: 'census-with-errors.csv' }).click();
+    const dialog = page.getByRole('dialog', { name: 'census-with-errors.csv' });
+    await dialog.getByText('Why it was refused').waitFor();
+    await dialog.getByText(/2 of 4 rows have problems/).waitFor();
+    const table = dialog.getByRole('table', { name: 'Rows with problems' });
+    const lines = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(lines.map(([line, field]) => [line, field])).toEqual([['3', 'hireDate'], ['5', 'employeeStatus']]);
+    await visit(page, 'history-refused-detail');
+
+    await dialog.getByRole('button', { name: 'Show in folder' }).click();
+    await dialog.getByText(/rejected/).first().waitFor();
+    expect(errors).toEqual([]);
+  }, 180_000);
+});
