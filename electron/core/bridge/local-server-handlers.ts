@@ -6,7 +6,7 @@ import { faultStore } from '../../server/local/fault-store';
 import { faultRulesSchema } from '../../server/local/local-schemas';
 import { requestLog } from '../../server/local/request-log';
 import type { RunningServer } from '../../server/server';
-import { newWebhookSecret } from '../../server/server';
+import { newWebhookSecret } from '../../server/webhooks/webhook-secret';
 import { ConflictError, type AppClient, type Session } from '../session';
 
 type Running = { server: RunningServer; client: AppClient };
@@ -46,16 +46,17 @@ export function requestLogOf({ server, client }: Running, limit: number): Reques
   }));
 }
 
-export function setFaults({ server }: Running, rules: FaultRuleView[]): FaultRuleView[] {
+export function setFaults({ server, client }: Running, rules: FaultRuleView[]): FaultRuleView[] {
   // The server's own schema has rules the contract leaves to it (one rule per prefix, never /local/v1).
   const checked = faultRulesSchema.safeParse(rules);
   if (!checked.success) throw invalidArgument(checked.error, 'localServer.faults.set', ['rules']);
-  faultStore(server.ctx).replace(checked.data);
-  return faultStore(server.ctx).list();
+  faultStore(server.ctx).replace(client.clientId, checked.data);
+  return faultStore(server.ctx).list(client.clientId);
 }
 
-export const faultsOf = ({ server }: Running): FaultRuleView[] => faultStore(server.ctx).list();
-export const clearFaults = ({ server }: Running): FaultRuleView[] => {
-  faultStore(server.ctx).clear();
+// Fault rules are per client on the server: the app's own client's traffic is what the clerk's screen injects into.
+export const faultsOf = ({ server, client }: Running): FaultRuleView[] => faultStore(server.ctx).list(client.clientId);
+export const clearFaults = ({ server, client }: Running): FaultRuleView[] => {
+  faultStore(server.ctx).clear(client.clientId);
   return [];
 };
