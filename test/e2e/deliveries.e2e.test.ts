@@ -99,8 +99,15 @@ describe('Deliveries and the local server in Chromium', () => {
     await rule.waitFor();
     expect((await rule.getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['100 %', '503']);
 
+    // Fault rules apply to the calling client's traffic only: the request is the app's own client's.
     const { url } = await world.bridge<LocalServerState>('localServer.state');
-    const answer = await fetch(`${url!}/law/api/v1/payroll-submissions`, { method: 'POST' });
+    const { clientId, clientSecret } = await world.bridge<{ clientId: string; clientSecret: string }>('localServer.credentials');
+    const token = await fetch(`${url!}/oauth/v1/access-token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+    const answer = await fetch(`${url!}/law/api/v1/payroll-submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(answer.status).toBe(503);
     const log = page.getByRole('table', { name: 'Requests, newest first' });
     await log.getByRole('row').filter({ hasText: '/law/api/v1/payroll-submissions' }).filter({ hasText: '503' }).waitFor({ timeout: 30_000 });

@@ -27,8 +27,14 @@ describe('upload queue against the local server', () => {
     const queue = env.queue();
     const states: string[] = [];
     queue.on('job', (job) => states.push(`${job.name}:${job.state}`));
+    // The receipt's employee is made known first: the two files are uploaded side by side, and the server may process
+    // the receipt before the census file (it refuses receipts of employees no processed census carried).
+    const known = await env.api.sendBatch('census', [
+      { lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'R-1', hireDate: '2020-01-31', employeeStatus: 'ACTIVE' },
+    ]);
+    await eventually(async () => ((await env!.api.getImport(known.id)).status === 'PROCESSED' ? true : undefined));
     const census = censusCsv('C', 3);
-    const receipt = receiptCsv('7', 'C-0');
+    const receipt = receiptCsv('7', 'R-1');
     const a = queue.add(await env.write('census-2026-03-15.csv', census));
     const b = queue.add(await env.write('receipt.csv', receipt));
     await queue.start();
