@@ -121,7 +121,7 @@ describe('bridge handlers on a real session', () => {
   it('watches a folder: state, pause, resume, stop; a refused file gets its error report and can be re-queued', async () => {
     expect(await ok('watch.state')).toEqual({ state: 'stopped' });
     expect(await fails('watch.start')).toMatchObject({ code: 'not_configured' });
-    expect(await fails('watch.setFolder', { folder: 'relative/path' })).toMatchObject({ code: 'invalid_argument' });
+    expect(await fails('watch.setFolder', { folder: 'relative/path' })).toMatchObject({ code: 'invalid_argument', fields: [{ path: 'folder', message: 'must be an absolute path' }] });
     expect(await ok('watch.setFolder', { folder: watched })).toEqual({ folder: watched, state: 'stopped' });
     expect(await fails('watch.browse')).toMatchObject({ code: 'unsupported' });
     expect(await ok('watch.start')).toEqual({ folder: watched, state: 'watching' });

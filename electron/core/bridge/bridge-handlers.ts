@@ -75,7 +75,16 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
     'credentials.test': ({ profile }) => session.credentials.test(profile),
 
     'watch.state': () => session.watch.state(),
-    'watch.setFolder': ({ folder }) => session.watch.setFolder(folder),
+    'watch.setFolder': async ({ folder }) => {
+      try {
+        return await session.watch.setFolder(folder);
+      } catch (error) {
+        // The settings name it watchedFolder; the request calls it folder.
+        const envelope = toEnvelope(error);
+        if (envelope.fields) envelope.fields = envelope.fields.map((f) => (f.path === 'watchedFolder' ? { ...f, path: 'folder' } : f));
+        throw new BridgeError(envelope);
+      }
+    },
     'watch.browse': () => {
       throw new UnsupportedError('Choosing a folder in a dialog needs the desktop app; type the folder path instead');
     },
