@@ -166,46 +166,56 @@ export function openJobQuery(journalPath: string): JobQuery {
     return statement;
   };
 
-  // Totals are kept until the journal changes (any connection's commit moves data_version): a clerk paging through
-  // a window, or the screens refetching it, pays for counting a large match once.
-  const dataVersion = db.prepare<unknown[]>('PRAGMA data_version').pluck();
-  const totals = new Map<string, number>();
-  let seenVersion: unknown;
-  const totalOf = (filter: JobFilter): number => {
-    const version = dataVersion.get();
+  // Totals (and, for a text filter, the few matching ids) are kept until the journal changes (any connection's
+  // commit moves data_version): paging through a window or refetching it pays for the search once.
+  const versionStatement = db.prepare<unknown[]>('PRAGMA data_version');
+  const dataVersion = () => Number(Object.values(versionStatement.get() as Record<string, number>)[0]);
+  type Found = { total: number; ids?: number[] };
+  const found = new Map<string, Found>();
+  let seenVersion: number | undefined;
+  const search = (filter: JobFilter): Found => {
+    const version = dataVersion();
     if (version !== seenVersion) {
-      totals.clear();
+      found.clear();
       seenVersion = version;
     }
     const { sql, params } = whereOf(filter, 'index');
     const key = `${sql}\u0000${JSON.stringify(params)}`;
-    let total = totals.get(key);
-    if (total === undefined) {
-      total = Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n);
-      if (totals.size >= 100) totals.clear();
-      totals.set(key, total);
+    let hit = found.get(key);
+    if (!hit) {
+      if (filter.text?.trim()) {
+        // The trigram search is the expensive part: take the ids at once and window them from memory later.
+        const ids = (prepared(`SELECT id FROM jobs ${sql}`).all(...params) as { id: number }[]).map((row) => row.id);
+        hit = ids.length <= DENSE_MATCHES ? { total: ids.length, ids } : { total: ids.length };
+      } else {
+        hit = { total: Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n) };
+      }
+      if (found.size >= 100) found.clear();
+      found.set(key, hit);
     }
-    return total;
+    return hit;
   };
-  const rowsOf = (query: JobWindowQuery, total: number) => {
-    const { sql, params } = whereOf(query, total > DENSE_MATCHES ? 'like' : 'index');
+  const rowsOf = (query: JobWindowQuery, hit: Found) => {
     const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
-    return { sql: `SELECT ${COLUMNS} FROM jobs ${sql} ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`, params };
+    const order = `ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`;
+    if (hit.ids) return { sql: `SELECT ${COLUMNS} FROM jobs WHERE id IN (SELECT value FROM json_each(?)) ${order}`, params: [JSON.stringify(hit.ids)] };
+    const { sql, params } = whereOf(query, 'like');
+    return { sql: `SELECT ${COLUMNS} FROM jobs ${sql} ${order}`, params };
   };
 
   return {
     window(query) {
-      const total = totalOf(query);
-      if (total === 0) return { total, items: [] };
-      const { sql, params } = rowsOf(query, total);
-      const found = prepared(sql).all(...params, query.limit, query.offset) as Row[];
-      return { total, items: found.map(toItem) };
+      const hit = search(query);
+      if (hit.total === 0) return { total: 0, items: [] };
+      const { sql, params } = rowsOf(query, hit);
+      const rows = prepared(sql).all(...params, query.limit, query.offset) as Row[];
+      return { total: hit.total, items: rows.map(toItem) };
     },
     plan(query) {
       const explain = (sql: string, values: unknown[]) =>
         (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((r) => r.detail);
       const count = whereOf(query, 'index');
-      const rows = rowsOf(query, totalOf(query));
+      const rows = rowsOf(query, search(query));
       return [...explain(`SELECT COUNT(*) FROM jobs ${count.sql}`, count.params), ...explain(rows.sql, [...rows.params, query.limit, query.offset])];
     },
     batches(offset, limit) {
