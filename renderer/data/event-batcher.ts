@@ -1,20 +1,17 @@
 /**
- * Collects events and hands them over once per frame: a thousand files going through send thousands of events, and one
- * cache update per frame keeps the page free of long tasks where one per event would not.
+ * Collects events and hands them over a few times a second: a thousand files going through send thousands of events,
+ * and one cache update per interval keeps the page free of long tasks where one per event (or even one per frame) did
+ * not. Five updates a second still reads as live to a person watching a progress bar.
  */
 export type Schedule = (run: () => void) => void;
 
-/** The next animation frame, or a short timer when frames are not running (a hidden window). */
-export const nextFrame: Schedule = (run) => {
-  let done = false;
-  const once = () => {
-    if (!done) { done = true; run(); }
-  };
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(once);
-  setTimeout(once, 100);
+export const FLUSH_INTERVAL_MS = 200;
+
+export const afterInterval: Schedule = (run) => {
+  setTimeout(run, FLUSH_INTERVAL_MS);
 };
 
-export function createEventBatcher<T>(flush: (items: T[]) => void, schedule: Schedule = nextFrame) {
+export function createEventBatcher<T>(flush: (items: T[]) => void, schedule: Schedule = afterInterval) {
   let pending: T[] = [];
   let scheduled = false;
   let closed = false;

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import type { BatchView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, formatNumber } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { historyText as t } from './history-text';
@@ -62,7 +62,7 @@ export function BatchesView() {
                   <Table.Tr key={b.id}>
                     <Table.Td>{t.batchName(t.kinds[b.kind], b.id)}</Table.Td>
                     <Table.Td><OutcomeBadge outcome={b.state} /></Table.Td>
-                    <Table.Td>{b.records.toLocaleString()}</Table.Td>
+                    <Table.Td>{formatNumber(b.records)}</Table.Td>
                     <Table.Td>{formatDateTime(b.createdAt)}</Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.importId ?? ''}</Table.Td>
                     <Table.Td>{b.error ?? ''}</Table.Td>

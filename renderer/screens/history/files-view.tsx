@@ -5,7 +5,7 @@ import { memo, useMemo, useState } from 'react';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes, formatDateTime, formatNumber } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { useWindowList } from '../../components/use-window-list';
 import { hasFilters, NO_FILTERS, queryOf, type FileFilters } from './history-filters';
@@ -27,7 +27,7 @@ const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (
       <div role="cell">{job.fileType ? t.types[job.fileType] : t.unknownType}</div>
       <div role="cell">{formatDateTime(job.foundAt)}</div>
       <div role="cell" className="history-optional">{formatBytes(job.size)}</div>
-      <div role="cell" className="history-optional">{job.warningCount > 0 ? job.warningCount.toLocaleString() : ''}</div>
+      <div role="cell" className="history-optional">{job.warningCount > 0 ? formatNumber(job.warningCount) : ''}</div>
     </>
   );
 });
@@ -59,7 +59,7 @@ export function FilesView() {
   const total = totalQuery.data?.total ?? 0;
   const narrow = useMediaQuery('(max-width: 62em)') ?? false;
   const rowHeight = narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
-  const { listRef, virtualizer, scrollMargin } = useWindowList(total, rowHeight, 12);
+  const { listRef, virtualizer, scrollMargin } = useWindowList(total, { size: () => rowHeight, deps: [rowHeight], overscan: 12 });
   const rows = virtualizer.getVirtualItems();
   const rowAt = useJobRows(query, rows[0]?.index ?? 0, rows[rows.length - 1]?.index ?? -1);
   const [open, setOpen] = useState<JobView | null>(null);
@@ -84,7 +84,7 @@ export function FilesView() {
               <div role="columnheader" className="history-optional">{t.columns.warnings}</div>
             </div>
           </div>
-          <div role="rowgroup" ref={listRef} style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
+          <div role="rowgroup" ref={listRef} className="history-body" style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
             {rows.map((row) => {
               const job = rowAt(row.index);
               return (

@@ -1,4 +1,6 @@
 /** Every word of the History screen. */
+import { formatNumber } from '../../components/format';
+
 export const historyText = {
   title: 'History',
   description: 'Every file that has been dealt with and every batch of records sent, with how it ended.',
@@ -24,8 +26,8 @@ export const historyText = {
   batchColumns: { batch: 'Batch', outcome: 'Outcome', records: 'Records', sent: 'Sent', importId: 'Import id', error: 'Problem' },
   tableLabel: 'Finished files',
   batchTableLabel: 'Batches of records sent',
-  count: (n: number) => (n === 1 ? '1 file' : `${n.toLocaleString()} files`),
-  batchCount: (n: number) => (n === 1 ? '1 batch' : `${n.toLocaleString()} batches`),
+  count: (n: number) => (n === 1 ? '1 file' : `${formatNumber(n)} files`),
+  batchCount: (n: number) => (n === 1 ? '1 batch' : `${formatNumber(n)} batches`),
   batchName: (kind: string, id: number) => `${kind} batch ${id}`,
   loadingRow: 'Loading…',
   unknownType: '—',

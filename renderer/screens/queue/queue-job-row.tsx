@@ -1,5 +1,9 @@
-/** One file in flight: its step, its progress while it is read or sent, and retry-now while it waits on the network. */
-import { Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
+/**
+ * One file in flight: its step, its progress while it is read or sent, and retry-now while it waits on the network.
+ * Plain elements and a height known from the state (queueRowHeight): a thousand files going through re-render these
+ * rows several times a second, and neither Mantine's style props nor measuring each row was cheap enough for that.
+ */
+import { Badge, Button, Progress } from '@mantine/core';
 import { memo } from 'react';
 import type { JobProgressView, JobView } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
@@ -9,6 +13,13 @@ import { queueText as t } from './queue-text';
 import { stepOf, type QueueStep } from './queue-step';
 
 const STEP_COLORS: Record<QueueStep, string> = { found: 'gray', checking: 'blue', uploading: 'blue', waiting: 'yellow', filing: 'green' };
+
+/** The row's height in pixels: a line for the name, one (two while waiting) for what happens, one more for a progress bar. */
+export function queueRowHeight(job: JobView | undefined, hasProgress: boolean, narrow: boolean): number {
+  if (!job) return 86;
+  const step = stepOf(job);
+  return 86 + (hasProgress ? 46 : 0) + (step === 'waiting' ? 24 : 0) + (narrow ? 30 : 0);
+}
 
 function ProgressLine({ job, progress }: { job: JobView; progress: JobProgressView }) {
   const percent = progress.total > 0 ? Math.min(100, (progress.bytes / progress.total) * 100) : 0;
@@ -20,11 +31,11 @@ function ProgressLine({ job, progress }: { job: JobView; progress: JobProgressVi
     parts.push(t.timeLeft(formatDuration((progress.total - progress.bytes) / speed)));
   }
   return (
-    <Stack gap={4}>
+    <div className="queue-progress">
       <Progress value={percent} size="md" aria-label={uploading ? t.progressLabel(job.name) : t.checkingLabel(job.name)}
         transitionDuration={150} />
-      <Text size="sm">{parts.join(' · ')}</Text>
-    </Stack>
+      <div className="queue-text">{parts.join(' · ')}</div>
+    </div>
   );
 }
 
@@ -50,20 +61,19 @@ function help(job: JobView, step: QueueStep): string {
 
 export const QueueJobRow = memo(function QueueJobRow({ job, progress }: { job: JobView; progress: JobProgressView | undefined }) {
   const step = stepOf(job);
+  const text = help(job, step);
   return (
-    <Stack gap={6} py="sm" px="md">
-      <Group justify="space-between" gap="xs" wrap="wrap">
-        <Group gap="xs" style={{ minWidth: 0 }}>
-          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>{job.name}</Text>
-          <Text size="sm" c="dimmed">{formatBytes(job.size)}</Text>
-        </Group>
-        <Group gap="xs">
+    <div className="queue-row">
+      <div className="queue-head">
+        <span className="queue-name" title={job.name}>{job.name}</span>
+        <span className="queue-size">{formatBytes(job.size)}</span>
+        <span className="queue-step">
           <Badge color={STEP_COLORS[step]} variant="light">{t.steps[step]}</Badge>
           {step === 'waiting' && <RetryNow job={job} />}
-        </Group>
-      </Group>
-      <Text size="sm">{help(job, step)}</Text>
+        </span>
+      </div>
+      <div className={step === 'waiting' ? 'queue-text queue-text-2' : 'queue-text queue-text-1'} title={text}>{text}</div>
       {progress && <ProgressLine job={job} progress={progress} />}
-    </Stack>
+    </div>
   );
 });

@@ -1,6 +1,8 @@
 /** Queue: the watched folder and every file on its way, updated live from the core's events. */
-import { Divider, Paper, Text } from '@mantine/core';
+import { Paper, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
@@ -8,14 +10,23 @@ import { useWindowList } from '../../components/use-window-list';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { progressKey, QUEUE_QUERY, type ProgressById } from '../../data/use-bridge-event';
 import { FolderHeader } from './folder-header';
-import { QueueJobRow } from './queue-job-row';
+import { QueueJobRow, queueRowHeight } from './queue-job-row';
 import { queueText as t } from './queue-text';
+
+const NO_PROGRESS: ProgressById = {};
+const NO_JOBS: JobView[] = [];
 
 export function QueueScreen() {
   const queue = useBridgeQuery('jobs.query', QUEUE_QUERY, { staleTime: Infinity });
-  const { data: progress = {} } = useQuery<ProgressById>({ queryKey: progressKey, queryFn: () => ({}), staleTime: Infinity });
-  const items = queue.data?.items ?? [];
-  const { listRef, virtualizer, scrollMargin } = useWindowList(items.length, 84);
+  const { data: progress = NO_PROGRESS } = useQuery<ProgressById>({ queryKey: progressKey, queryFn: () => ({}), staleTime: Infinity });
+  const items = queue.data?.items ?? NO_JOBS;
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
+  // Heights follow from each file's state, so nothing is measured while files stream through.
+  const { listRef, virtualizer, scrollMargin } = useWindowList(items.length, {
+    size: (index) => queueRowHeight(items[index], progress[items[index]?.id ?? -1] !== undefined, narrow),
+    key: (index) => items[index]?.id ?? index,
+    deps: [items, progress, narrow],
+  });
 
   return (
     <>
@@ -33,9 +44,8 @@ export function QueueScreen() {
                 const job = items[row.index];
                 if (!job) return null;
                 return (
-                  <div key={job.id} role="listitem" data-index={row.index} ref={virtualizer.measureElement}
-                    style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - scrollMargin}px)` }}>
-                    {row.index > 0 && <Divider />}
+                  <div key={row.key} role="listitem"
+                    style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: row.size, transform: `translateY(${row.start - scrollMargin}px)` }}>
                     <QueueJobRow job={job} progress={progress[job.id]} />
                   </div>
                 );

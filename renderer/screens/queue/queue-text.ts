@@ -1,4 +1,6 @@
 /** Every word of the Queue screen. */
+import { formatNumber } from '../../components/format';
+
 export const queueText = {
   title: 'Queue',
   description: 'Files found in the watched folder and where each one is on its way to the service.',
@@ -19,7 +21,7 @@ export const queueText = {
     start: 'Start watching',
   },
   listLabel: 'Files in the queue',
-  count: (n: number) => (n === 1 ? '1 file in the queue' : `${n.toLocaleString()} files in the queue`),
+  count: (n: number) => (n === 1 ? '1 file in the queue' : `${formatNumber(n)} files in the queue`),
   empty: {
     title: 'Nothing waiting',
     body: 'Every file found so far has been dealt with. Save an export into the watched folder and it appears here; finished files are listed in History.',
