@@ -11,6 +11,10 @@ import {
 
 type Listener = (payload: never) => void;
 
+const CLOSED = 2; // EventSource.CLOSED, spelled out so a stand-in EventSource class works too
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
 export type HttpBridgeOptions = {
   /** Origin of the ui server; default the page's own. */
   baseUrl?: string;
@@ -34,7 +38,6 @@ function transportError(message: string): BridgeError {
 export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const Source = options.EventSource ?? EventSource;
   const listeners = new Map<BridgeEventName, Set<Listener>>();
   let source: EventSource | undefined;
   let open = false;
@@ -50,17 +53,34 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     for (const listener of listeners.get(event) ?? []) (listener as (p: unknown) => void)(payload);
   };
 
+  let retryMs = RETRY_MIN_MS;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
   const connect = (): void => {
-    if (source) return;
+    if (source || closed) return;
+    // Looked up on first use, so the client can be made where no EventSource exists (Node, until a listener is added).
+    const Source = options.EventSource ?? globalThis.EventSource;
     const es = new Source(`${base}${BRIDGE_HTTP.events}`, { withCredentials: true });
     source = es;
     es.onopen = () => {
       open = true;
+      retryMs = RETRY_MIN_MS;
       if (everOpened) options.onReconnect?.();
       everOpened = true;
     };
     es.onerror = () => {
       open = false;
+      // EventSource retries a dropped connection itself, but gives up for good after an answer that is not a stream
+      // (a 503 while the server starts, a 401): start a new one, waiting longer each time.
+      if (es.readyState !== CLOSED) return;
+      es.close();
+      source = undefined;
+      retryTimer = setTimeout(() => {
+        retryTimer = undefined;
+        connect();
+      }, retryMs);
+      retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
     };
     for (const name of BRIDGE_EVENT_NAMES) es.addEventListener(name, (message) => dispatch(name, (message as MessageEvent<string>).data));
   };
@@ -104,6 +124,8 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
       };
     },
     close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
       source?.close();
       source = undefined;
       open = false;

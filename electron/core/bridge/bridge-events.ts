@@ -10,48 +10,52 @@ import { toBatchView, toJobView } from './views';
 
 export const PROGRESS_INTERVAL_MS = 100;
 
-type Pending = { last: number; lastBytes: number; lastPhase: string; waiting?: JobProgressView; timer?: NodeJS.Timeout };
+type Sample = { progress: JobProgress; at: number };
+/** Per job: the last sample sent (for the rate), the newest one waiting, and its timer. */
+type Pending = { lastSent?: Sample; sentAt: number; waiting?: Sample; timer?: NodeJS.Timeout };
 
 export type EventRelayOptions = { progressIntervalMs?: number; now?: () => number };
 
 /** Sends the session's events through `send` until the returned function is called. */
-export function relayEvents(session: Session, send: (message: BridgeEventMessage) => void, options: EventRelayOptions = {}): () => void {
+export function relayEvents(session: Pick<Session, 'on'>, send: (message: BridgeEventMessage) => void, options: EventRelayOptions = {}): () => void {
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const now = options.now ?? Date.now;
   const jobs = new Map<number, Pending>();
 
-  const emitProgress = (entry: Pending, p: JobProgressView, at: number): void => {
+  const emitProgress = (entry: Pending, sample: Sample): void => {
+    const { progress: p, at } = sample;
+    const last = entry.lastSent;
+    // Bytes per second between the samples' own arrival times, so a delayed send does not skew it.
+    const rate = last && last.progress.phase === p.phase && at > last.at && p.bytes >= last.progress.bytes
+      ? Math.round(((p.bytes - last.progress.bytes) * 1000) / (at - last.at))
+      : undefined;
     entry.waiting = undefined;
-    entry.last = at;
-    entry.lastBytes = p.bytes;
-    entry.lastPhase = p.phase;
-    send({ event: 'progress', payload: p });
+    entry.lastSent = sample;
+    entry.sentAt = now();
+    const view: JobProgressView = { id: p.id, phase: p.phase, bytes: p.bytes, total: p.total, ...(rate !== undefined ? { bytesPerSecond: rate } : {}) };
+    send({ event: 'progress', payload: view });
   };
   const flush = (id: number): void => {
     const entry = jobs.get(id);
     if (!entry) return;
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
-    if (entry.waiting) emitProgress(entry, entry.waiting, now());
+    if (entry.waiting) emitProgress(entry, entry.waiting);
   };
 
   const onProgress = (p: JobProgress): void => {
     const at = now();
     let entry = jobs.get(p.id);
     if (!entry) {
-      entry = { last: -Infinity, lastBytes: 0, lastPhase: p.phase };
+      entry = { sentAt: -Infinity };
       jobs.set(p.id, entry);
     }
-    const elapsed = at - entry.last;
-    const rate = entry.lastPhase === p.phase && Number.isFinite(elapsed) && elapsed > 0 && p.bytes >= entry.lastBytes
-      ? Math.round(((p.bytes - entry.lastBytes) * 1000) / elapsed)
-      : undefined;
-    const view: JobProgressView = { id: p.id, phase: p.phase, bytes: p.bytes, total: p.total, ...(rate !== undefined ? { bytesPerSecond: rate } : {}) };
+    const elapsed = at - entry.sentAt;
     if (elapsed >= interval) {
-      emitProgress(entry, view, at);
+      emitProgress(entry, { progress: p, at });
       return;
     }
-    entry.waiting = view;
+    entry.waiting = { progress: p, at };
     entry.timer ??= setTimeout(() => flush(p.id), interval - elapsed);
   };
 

@@ -38,6 +38,8 @@ export type JobListItem = Omit<
 
 export type JobQuery = {
   window(query: JobWindowQuery): { total: number; items: JobListItem[] };
+  /** SQLite's plan for the window's two statements (to check that they search indexes rather than scan). */
+  plan(query: JobWindowQuery): string[];
   /** Manual batches, newest first. */
   batches(offset: number, limit: number): { total: number; items: BatchJob[] };
   close(): void;
@@ -110,7 +112,13 @@ const TRIGRAM_MIN = 3;
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-function whereOf(filter: JobFilter): { sql: string; params: (string | number)[] } {
+/**
+ * Above this many matches a text filter walks the sort order with LIKE and stops at the window's end; below it the
+ * trigram index finds the few matching rows at once. (The index's list of a common text is as long as the table.)
+ */
+const DENSE_MATCHES = 2_000;
+
+function whereOf(filter: JobFilter, textBy: 'index' | 'like'): { sql: string; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
   const anyOf = (column: string, values: readonly string[]) => {
@@ -130,7 +138,7 @@ function whereOf(filter: JobFilter): { sql: string; params: (string | number)[] 
   if (filter.finished !== undefined) where.push(filter.finished ? 'archived_at IS NOT NULL' : 'archived_at IS NULL');
   const text = filter.text?.trim();
   if (text) {
-    if (text.length >= TRIGRAM_MIN) {
+    if (textBy === 'index' && text.length >= TRIGRAM_MIN) {
       where.push('id IN (SELECT rowid FROM job_names WHERE job_names MATCH ?)');
       params.push(ftsPhrase(text));
     } else {
@@ -158,14 +166,57 @@ export function openJobQuery(journalPath: string): JobQuery {
     return statement;
   };
 
+  // Totals (and, for a text filter, the few matching ids) are kept until the journal changes (any connection's
+  // commit moves data_version): paging through a window or refetching it pays for the search once.
+  const versionStatement = db.prepare<unknown[]>('PRAGMA data_version');
+  const dataVersion = () => Number(Object.values(versionStatement.get() as Record<string, number>)[0]);
+  type Found = { total: number; ids?: number[] };
+  const found = new Map<string, Found>();
+  let seenVersion: number | undefined;
+  const search = (filter: JobFilter): Found => {
+    const version = dataVersion();
+    if (version !== seenVersion) {
+      found.clear();
+      seenVersion = version;
+    }
+    const { sql, params } = whereOf(filter, 'index');
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let hit = found.get(key);
+    if (!hit) {
+      if (filter.text?.trim()) {
+        // The trigram search is the expensive part: take the ids at once and window them from memory later.
+        const ids = (prepared(`SELECT id FROM jobs ${sql}`).all(...params) as { id: number }[]).map((row) => row.id);
+        hit = ids.length <= DENSE_MATCHES ? { total: ids.length, ids } : { total: ids.length };
+      } else {
+        hit = { total: Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n) };
+      }
+      if (found.size >= 100) found.clear();
+      found.set(key, hit);
+    }
+    return hit;
+  };
+  const rowsOf = (query: JobWindowQuery, hit: Found) => {
+    const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
+    const order = `ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`;
+    if (hit.ids) return { sql: `SELECT ${COLUMNS} FROM jobs WHERE id IN (SELECT value FROM json_each(?)) ${order}`, params: [JSON.stringify(hit.ids)] };
+    const { sql, params } = whereOf(query, 'like');
+    return { sql: `SELECT ${COLUMNS} FROM jobs ${sql} ${order}`, params };
+  };
+
   return {
     window(query) {
-      const { sql, params } = whereOf(query);
-      const dir = query.sort.dir === 'asc' ? 'ASC' : 'DESC';
-      const total = Number((prepared(`SELECT COUNT(*) AS n FROM jobs ${sql}`).get(...params) as { n: number }).n);
-      const rows = prepared(`SELECT ${COLUMNS} FROM jobs ${sql} ORDER BY ${ORDER[query.sort.by]} ${dir}, id ${dir} LIMIT ? OFFSET ?`)
-        .all(...params, query.limit, query.offset) as Row[];
-      return { total, items: rows.map(toItem) };
+      const hit = search(query);
+      if (hit.total === 0) return { total: 0, items: [] };
+      const { sql, params } = rowsOf(query, hit);
+      const rows = prepared(sql).all(...params, query.limit, query.offset) as Row[];
+      return { total: hit.total, items: rows.map(toItem) };
+    },
+    plan(query) {
+      const explain = (sql: string, values: unknown[]) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((r) => r.detail);
+      const count = whereOf(query, 'index');
+      const rows = rowsOf(query, search(query));
+      return [...explain(`SELECT COUNT(*) FROM jobs ${count.sql}`, count.params), ...explain(rows.sql, [...rows.params, query.limit, query.offset])];
     },
     batches(offset, limit) {
       const total = Number((prepared('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n);

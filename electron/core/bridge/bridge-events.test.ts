@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BridgeEventMessage } from '../../../shared/bridge';
+import { createTypedEmitter } from '../../lib/typed-emitter';
+import type { Job } from '../queue';
+import type { SessionEvents } from '../session';
+import { relayEvents } from './bridge-events';
+
+const job = (id: number, state: Job['state'], extra: Partial<Job> = {}): Job => ({
+  id, path: `/w/f${id}.csv`, name: `f${id}.csv`, size: 1000, mtimeMs: 1, state, createdAt: 1, stateChangedAt: 1, attempts: 0,
+  warnings: [], warningCount: 0, foundDay: '2026-01-01', mismatches: 0, ...extra,
+});
+
+describe('event relay', () => {
+  let clock = 0;
+  let sent: BridgeEventMessage[];
+  let emitter: ReturnType<typeof createTypedEmitter<SessionEvents>>;
+  let stop: () => void;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    clock = 0;
+    sent = [];
+    emitter = createTypedEmitter<SessionEvents>((error) => {
+      throw error;
+    });
+    stop = relayEvents({ on: emitter.on }, (m) => sent.push(m), { progressIntervalMs: 100, now: () => clock });
+  });
+  afterEach(() => {
+    stop();
+    vi.useRealTimers();
+  });
+
+  const advance = (ms: number) => {
+    clock += ms;
+    vi.advanceTimersByTime(ms);
+  };
+
+  it('sends at most one progress per job per interval, the newest, with the rate', () => {
+    for (let i = 1; i <= 50; i += 1) {
+      emitter.emit('progress', { id: 1, phase: 'uploading', bytes: i * 10, total: 500 });
+      emitter.emit('progress', { id: 2, phase: 'hashing', bytes: i, total: 50 });
+      advance(10);
+    }
+    advance(200);
+    const perJob = (id: number) => sent.filter((m) => m.event === 'progress' && m.payload.id === id);
+    // 500 ms of reports every 10 ms: the first at once, then one per 100 ms.
+    expect(perJob(1).length).toBeLessThanOrEqual(6);
+    expect(perJob(1).length).toBeGreaterThanOrEqual(5);
+    expect(perJob(1).at(-1)?.payload).toMatchObject({ bytes: 500, total: 500 });
+    expect(perJob(2).at(-1)?.payload).toMatchObject({ bytes: 50 });
+    const rates = perJob(1).slice(1).map((m) => (m.payload as { bytesPerSecond?: number }).bytesPerSecond);
+    expect(rates.every((r) => r === 1000)).toBe(true);
+  });
+
+  it('never sends a job\'s progress after its next state change', () => {
+    emitter.emit('progress', { id: 1, phase: 'uploading', bytes: 10, total: 100 });
+    advance(10);
+    emitter.emit('progress', { id: 1, phase: 'uploading', bytes: 100, total: 100 });
+    emitter.emit('job', job(1, 'uploaded'));
+    advance(500);
+    expect(sent.map((m) => m.event)).toEqual(['progress', 'progress', 'job']);
+    expect(sent[1]?.payload).toMatchObject({ bytes: 100 });
+  });
+
+  it('maps jobs, results and failures to views and notices', () => {
+    emitter.emit('result', job(3, 'rejected', { lastError: 'missing column cpf', archivedAt: 5, archivedPath: '/w/rejected/f3.csv' }));
+    emitter.emit('error', new Error('the folder cannot be listed'));
+    emitter.emit('warning', 'the keychain is locked');
+    expect(sent).toEqual([
+      { event: 'result', payload: expect.objectContaining({ id: 3, outcome: 'rejected', finished: true, finishedAt: 5 }) as unknown },
+      { event: 'notice', payload: { level: 'warning', message: 'f3.csv was refused: missing column cpf', jobId: 3 } },
+      { event: 'notice', payload: { level: 'error', message: 'the folder cannot be listed' } },
+      { event: 'notice', payload: { level: 'warning', message: 'the keychain is locked' } },
+    ]);
+  });
+
+  it('stops relaying when unsubscribed', () => {
+    stop();
+    emitter.emit('job', job(1, 'found'));
+    expect(sent).toEqual([]);
+  });
+});

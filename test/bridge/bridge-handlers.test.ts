@@ -1,0 +1,223 @@
+/**
+ * Every bridge method through the transport-free handlers, on a real session: settings file, journal, gnome-keyring,
+ * the embedded local server over real HTTP and a real watched folder. Answers are checked against their schemas.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BridgeErrorEnvelope, BridgeMethodName, BridgeResponse, JobView } from '../../shared/bridge';
+import { censusRow, csvText } from '../helpers/csv-fixtures';
+import { startKeyring, type KeyringHandle } from '../helpers/keyring';
+import { tempDir } from '../helpers/local-server';
+import { startUiEngine, type UiEngine } from '../helpers/ui-engine';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+describe('bridge handlers on a real session', () => {
+  let keyring: KeyringHandle;
+  let engine: UiEngine;
+  let watched: string;
+  let receiver: WebhookReceiver;
+
+  async function ok<M extends BridgeMethodName>(method: M, request: unknown = {}): Promise<BridgeResponse<M>> {
+    const reply = await engine.handlers.call(method, request);
+    if (!reply.ok) throw new Error(`${method}: ${reply.error.code}: ${reply.error.message}`);
+    return reply.result as BridgeResponse<M>;
+  }
+  async function fails(method: BridgeMethodName, request: unknown = {}): Promise<BridgeErrorEnvelope> {
+    const reply = await engine.handlers.call(method, request);
+    if (reply.ok) throw new Error(`${method} succeeded: ${JSON.stringify(reply.result)}`);
+    return reply.error;
+  }
+  async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const jobNamed = (name: string, finished = true) => until(`${name} to finish`, async () => {
+    const { items } = await ok('jobs.query', { text: name });
+    return items.find((j: JobView) => j.name === name && j.finished === finished);
+  });
+
+  beforeAll(async () => {
+    keyring = await startKeyring();
+    Object.assign(process.env, keyring.env);
+    watched = await tempDir('payroll-watched-');
+    receiver = await startWebhookReceiver();
+    engine = await startUiEngine({
+      settings: { stabilityMs: 200, sweepIntervalMs: 1000 },
+      // A failed step waits a minute: only jobs.retryNow brings it back sooner.
+      retry: { baseMs: 60_000, maxMs: 120_000 },
+      localServer: { retryDelaysMs: [50, 50, 50, 50, 50], deliveryTimeoutMs: 2000 },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await engine?.stop();
+    await receiver?.close();
+    await keyring?.stop();
+    await rm(watched, { recursive: true, force: true });
+  });
+
+  it('refuses an unknown method and a bad argument with their codes', async () => {
+    expect(await fails('nope.never' as BridgeMethodName)).toMatchObject({ code: 'unknown_method' });
+    expect(await fails('jobs.get', { id: 'one' })).toMatchObject({ code: 'invalid_argument', fields: [{ path: 'id' }] });
+  });
+
+  it('reads and patches settings, per field, and null removes a key', async () => {
+    const view = await ok('settings.get');
+    expect(view.file).toBe(join(engine.dataDir, 'settings.json'));
+    expect(view.settings.activeProfile).toBe('local');
+    const bad = await fails('settings.patch', { concurrency: 99, proxy: 'ftp://x' });
+    expect(bad.code).toBe('invalid_argument');
+    expect(bad.fields?.map((f) => f.path).sort()).toEqual(['concurrency', 'proxy']);
+    expect((await ok('settings.patch', { proxy: 'http://proxy.example:3128' })).settings.proxy).toBe('http://proxy.example:3128');
+    expect((await ok('settings.patch', { proxy: null })).settings.proxy).toBeUndefined();
+    expect((await ok('settings.get')).settings.concurrency).toBe(2);
+  });
+
+  it('answers not_configured, never a crash, for a profile without a base URL', async () => {
+    const switched = await ok('profile.switch', { profile: 'sandbox' });
+    expect(switched.settings.activeProfile).toBe('sandbox');
+    expect(await fails('deliveries.list')).toMatchObject({ code: 'not_configured' });
+    expect(await fails('credentials.test', { profile: 'sandbox' })).toMatchObject({ code: 'not_configured' });
+    expect(await fails('batches.send', { kind: 'census', records: [censusRow(1)] })).toMatchObject({ code: 'not_configured' });
+    await ok('profile.switch', { profile: 'local' });
+  });
+
+  it('starts the local server, keeps its client in the keychain and points the Local profile at it', async () => {
+    expect(await fails('localServer.credentials')).toMatchObject({ code: 'conflict' });
+    const state = await ok('localServer.start', {});
+    expect(state).toMatchObject({ running: true, clientId: 'payroll-uploader-app' });
+    expect(state.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await ok('settings.get')).settings.profiles.local).toEqual({ baseUrl: state.url, clientId: 'payroll-uploader-app' });
+    const status = await ok('credentials.status', { profile: 'local' });
+    expect(status).toEqual({ profile: 'local', stored: true, source: 'keychain', clientId: 'payroll-uploader-app' });
+    const own = await ok('localServer.credentials');
+    expect(own.clientSecret.length).toBeGreaterThanOrEqual(32);
+    const test = await ok('credentials.test', { profile: 'local' });
+    expect(test.ok).toBe(true);
+    expect(test.scopes).toEqual(expect.arrayContaining(['census:write', 'submissions:write', 'deliveries:read']));
+  });
+
+  it('sets, tests, reports and deletes a profile\'s credentials; the secret is never answered', async () => {
+    const url = engine.session.localServer.state().url as string;
+    await ok('settings.patch', { profiles: { sandbox: { baseUrl: url } } });
+    const set = await ok('credentials.set', { profile: 'sandbox', clientId: 'someone-else', clientSecret: 'wrong-secret' });
+    expect(set).toEqual({ profile: 'sandbox', stored: true, source: 'keychain', clientId: 'someone-else' });
+    expect(JSON.stringify(set)).not.toContain('wrong-secret');
+    const refused = await ok('credentials.test', { profile: 'sandbox' });
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toMatch(/401/);
+    const deleted = await ok('credentials.delete', { profile: 'sandbox' });
+    expect(deleted).toMatchObject({ profile: 'sandbox', stored: false, source: 'none' });
+    expect(await fails('credentials.set', { profile: 'sandbox', clientId: ' ', clientSecret: 'x' })).toMatchObject({ fields: [{ path: 'clientId' }] });
+  });
+
+  it('watches a folder: state, pause, resume, stop; a refused file gets its error report and can be re-queued', async () => {
+    expect(await ok('watch.state')).toEqual({ state: 'stopped' });
+    expect(await fails('watch.start')).toMatchObject({ code: 'not_configured' });
+    expect(await fails('watch.setFolder', { folder: 'relative/path' })).toMatchObject({ code: 'invalid_argument' });
+    expect(await ok('watch.setFolder', { folder: watched })).toEqual({ folder: watched, state: 'stopped' });
+    expect(await fails('watch.browse')).toMatchObject({ code: 'unsupported' });
+    expect(await ok('watch.start')).toEqual({ folder: watched, state: 'watching' });
+    expect(await ok('watch.pause')).toEqual({ folder: watched, state: 'paused' });
+    expect(await ok('watch.resume')).toEqual({ folder: watched, state: 'watching' });
+
+    await writeFile(join(watched, 'census-good.csv'), csvText('census', [censusRow(1), censusRow(2)]));
+    await writeFile(join(watched, 'census-bad.csv'), 'not,a,census\n1,2,3\n');
+    const good = await jobNamed('census-good.csv');
+    expect(good).toMatchObject({ state: 'uploaded', outcome: 'uploaded', fileType: '1' });
+    const bad = await jobNamed('census-bad.csv');
+    expect(bad.state).toBe('rejected');
+
+    const detail = await ok('jobs.get', { id: bad.id });
+    expect(detail.errorFile).toBe(`${bad.archivedPath}.error.txt`);
+    const report = await ok('jobs.errorFile', { id: bad.id });
+    expect(report.text).toContain('census-bad.csv was not uploaded.');
+    expect(await fails('jobs.errorFile', { id: good.id })).toMatchObject({ code: 'not_found' });
+    expect(await ok('jobs.reveal', { id: good.id })).toEqual({ path: good.archivedPath, revealed: false });
+    expect(await fails('jobs.retryNow', { id: good.id })).toMatchObject({ code: 'conflict' });
+    expect(await fails('jobs.get', { id: 99_999 })).toMatchObject({ code: 'not_found' });
+
+    // The clerk fixes the file where it lies in rejected/, then sends it back.
+    await writeFile(bad.archivedPath as string, csvText('census', [censusRow(3)]));
+    const requeued = await ok('jobs.requeue', { id: bad.id });
+    expect(requeued).toMatchObject({ name: 'census-bad.csv', path: join(watched, 'census-bad.csv'), finished: false });
+    expect(existsSync(bad.archivedPath as string)).toBe(false);
+    expect(await fails('jobs.requeue', { id: bad.id })).toMatchObject({ code: 'not_found' });
+    const fixed = await until('the fixed file', async () => {
+      const job = await ok('jobs.get', { id: requeued.id });
+      return job.finished ? job : undefined;
+    });
+    expect(fixed.state).toBe('uploaded');
+
+    const window = await ok('jobs.query', { outcomes: ['uploaded'], sort: { by: 'name', dir: 'asc' } });
+    expect(window.items.map((j) => j.name)).toEqual(['census-bad.csv', 'census-good.csv']);
+    expect((await ok('jobs.query', { outcomes: ['rejected'], finished: true })).total).toBe(1);
+    expect(await ok('watch.stop')).toEqual({ folder: watched, state: 'stopped' });
+    expect((await readdir(join(watched, 'rejected'))).sort()).toEqual(['census-bad.csv.error.txt']);
+  }, 120_000);
+
+  it('retries a job waiting on the network now', async () => {
+    await ok('localServer.faults.set', { rules: [{ pathPrefix: '/law/api/v1/payroll-submissions', errorRate: 1 }] });
+    await ok('watch.start');
+    await writeFile(join(watched, 'census-wait.csv'), csvText('census', [censusRow(4)]));
+    const waiting = await until('a waiting job', async () => (await ok('jobs.query', { states: ['waiting'], text: 'census-wait' })).items[0]);
+    expect(waiting.lastError).toMatch(/injected fault/);
+    await ok('localServer.faults.clear');
+    const retried = await ok('jobs.retryNow', { id: waiting.id });
+    expect(retried.nextAttemptAt).toBeLessThanOrEqual(Date.now());
+    expect((await jobNamed('census-wait.csv')).state).toBe('uploaded');
+    await ok('watch.stop');
+  }, 120_000);
+
+  it('sends batches: ok with the import id; problems by index and field, from the local check or the service', async () => {
+    const sent = await ok('batches.send', { kind: 'census', records: [censusRow(10), censusRow(11)] });
+    expect(sent).toMatchObject({ ok: true, records: 2, batch: { state: 'sent', kind: 'census' } });
+    const local = await ok('batches.send', { kind: 'census', records: [censusRow(12), { ...censusRow(13), hireDate: '2020-02-30' }] });
+    expect(local).toMatchObject({ ok: false, problems: [{ index: 1, field: 'hireDate', source: 'local' }] });
+    expect(local.ok === false && local.batch).toBeUndefined();
+    const service = await ok('batches.send', { kind: 'census', records: [censusRow(14), censusRow(14)] });
+    expect(service).toMatchObject({ ok: false, problems: [{ index: 1, source: 'service' }], batch: { state: 'failed' } });
+    const list = await ok('batches.list', { limit: 2 });
+    expect(list.total).toBe(2);
+    expect(list.items.map((b) => b.state)).toEqual(['failed', 'sent']);
+  });
+
+  it('registers a webhook, lists and redelivers deliveries, shows the request log and the faults', async () => {
+    const set = await ok('localServer.webhook.set', { url: receiver.url });
+    expect(set.secret).toMatch(/^whsec_/);
+    expect(await ok('localServer.webhook.get')).toEqual({ url: receiver.url, secretSet: true });
+    expect((await ok('localServer.state')).webhookUrl).toBe(receiver.url);
+    await ok('batches.send', { kind: 'census', records: [censusRow(20)] });
+    const delivered = await until('a delivery', async () => (await ok('deliveries.list', { status: 2 })).items[0]);
+    expect(await ok('deliveries.get', { id: delivered.id })).toEqual(delivered);
+    const again = await ok('deliveries.redeliver', { id: delivered.id });
+    expect(again).toMatchObject({ type: 2, eventId: delivered.eventId });
+    expect(await fails('deliveries.redeliver', { id: 99_999 })).toMatchObject({ code: 'not_found' });
+    expect(await fails('deliveries.get', { id: 99_999 })).toMatchObject({ code: 'service_error', status: 404 });
+
+    const log = await ok('localServer.requestLog', { limit: 5 });
+    expect(log.items.length).toBe(5);
+    expect(log.items.every((entry) => entry.method.length > 0 && entry.status >= 100)).toBe(true);
+    expect(await fails('localServer.faults.set', { rules: [{ pathPrefix: '/local/v1/x', errorRate: 1 }] })).toMatchObject({ code: 'invalid_argument', fields: [{ path: 'rules.0.pathPrefix' }] });
+    expect(await ok('localServer.faults.set', { rules: [{ pathPrefix: '/law', latencyMs: 1 }] })).toEqual({ rules: [{ pathPrefix: '/law', latencyMs: 1 }] });
+    expect(await ok('localServer.faults.list')).toEqual({ rules: [{ pathPrefix: '/law', latencyMs: 1 }] });
+    expect(await ok('localServer.faults.clear')).toEqual({ rules: [] });
+    expect(await ok('localServer.webhook.set', { url: null })).toEqual({ url: null, secretSet: false });
+  }, 60_000);
+
+  it('stops the local server; its client survives a restart in the keychain', async () => {
+    const before = await ok('localServer.credentials');
+    expect(await ok('localServer.stop')).toEqual({ running: false });
+    expect(await fails('localServer.webhook.get')).toMatchObject({ code: 'conflict' });
+    await ok('localServer.start', {});
+    expect(await ok('localServer.credentials')).toEqual(before);
+    expect((await ok('batches.list', {})).total).toBeGreaterThan(0);
+  }, 60_000);
+});

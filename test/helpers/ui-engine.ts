@@ -1,0 +1,73 @@
+/**
+ * Browser mode in this process, for tests that need its parts at hand: a real session (settings file, journal,
+ * keychain), the bridge handlers and the ui server on 127.0.0.1. `restart()` stops the HTTP server only and starts it
+ * again on the same port with the same token, as a page sees a restarted `payroll-uploader ui`.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SettingsInput } from '../../shared/settings.schema';
+import { createBridgeHandlers, relayEvents, type BridgeHandlers } from '../../electron/core/bridge';
+import { KeychainSecretStore, type SecretStore } from '../../electron/core/credentials';
+import { createSession, type Session } from '../../electron/core/session';
+import { createSettingsStore } from '../../electron/core/settings';
+import { createLogger } from '../../electron/lib/logger';
+import { startUiServer, type UiServer } from '../../electron/cli/ui/ui-server';
+import type { StartOptions } from '../../electron/server/server';
+import { tempDir } from './local-server';
+import { RENDERER_DIR } from './ui-app';
+
+export type UiEngine = {
+  session: Session;
+  handlers: BridgeHandlers;
+  server: UiServer;
+  dataDir: string;
+  /** Stops and starts the HTTP server (same port and token); the session keeps running. */
+  restart(): Promise<UiServer>;
+  stop(): Promise<void>;
+};
+
+export type UiEngineOptions = {
+  settings?: SettingsInput;
+  secrets?: SecretStore;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The queue's retry delays (default 200 ms doubling to 1 s, so tests do not wait long). */
+  retry?: { baseMs: number; maxMs: number };
+  /** Options of the embedded local server (e.g. short delivery retries). */
+  localServer?: Partial<StartOptions>;
+  /** Progress coalescing interval of the event relay (default 100 ms). */
+  progressIntervalMs?: number;
+};
+
+export async function startUiEngine(options: UiEngineOptions = {}): Promise<UiEngine> {
+  const dataDir = await tempDir('payroll-engine-');
+  await mkdir(dataDir, { recursive: true });
+  if (options.settings) await writeFile(join(dataDir, 'settings.json'), JSON.stringify(options.settings));
+  const logger = createLogger('test-ui', () => undefined);
+  const session = createSession({
+    dataDir, settings: createSettingsStore({ cwd: dataDir }), secrets: options.secrets ?? new KeychainSecretStore(),
+    env: options.env ?? {}, logger, retry: options.retry ?? { baseMs: 200, maxMs: 1000 },
+    ...(options.localServer ? { localServer: options.localServer } : {}),
+  });
+  const handlers = createBridgeHandlers({ session, logger, checkResponses: true });
+  const start = (port = 0, token?: string) => startUiServer({
+    handlers, rendererDir: RENDERER_DIR, port, logger, ...(token ? { token } : {}),
+    subscribe: (send) => relayEvents(session, send, options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
+  });
+  const engine: UiEngine = {
+    session, handlers, dataDir,
+    server: await start(),
+    async restart() {
+      const { port, token } = engine.server;
+      await engine.server.close();
+      engine.server = await start(port, token);
+      return engine.server;
+    },
+    async stop() {
+      await engine.server.close();
+      handlers.close();
+      await session.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return engine;
+}
