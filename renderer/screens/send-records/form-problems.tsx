@@ -1,0 +1,44 @@
+/**
+ * What stopped a send, as one list above the form (so a long form needs no hunting): the fields marked in red, the
+ * service's problems with whole records, and those with the batch as a whole.
+ */
+import { Alert, List, Text } from '@mantine/core';
+import type { FieldErrors } from 'react-hook-form';
+import type { RecordKind } from '../../../shared';
+import { fieldMessage } from './problem-words';
+import { sendRecordsText } from './send-records-text';
+import type { BatchForm, BatchFormValues } from './use-batch-form';
+
+const t = sendRecordsText;
+const SHOWN = 8;
+
+function problemLines(kind: RecordKind, errors: FieldErrors<BatchFormValues>, recordProblems: Record<number, string[]>, rowName: (n: number) => string): string[] {
+  const lines: string[] = [];
+  const rows = Array.isArray(errors.rows) ? (errors.rows as (Record<string, { message?: unknown } | undefined> | undefined)[]) : [];
+  const count = Math.max(rows.length, ...Object.keys(recordProblems).map((k) => Number(k) + 1));
+  for (let index = 0; index < count; index += 1) {
+    for (const message of recordProblems[index] ?? []) lines.push(t.recordProblem(rowName(index + 1), message));
+    for (const [field, value] of Object.entries(rows[index] ?? {})) {
+      if (typeof value?.message === 'string') lines.push(t.recordProblem(rowName(index + 1), fieldMessage(kind, field, value.message)));
+    }
+  }
+  return lines;
+}
+
+export function FormProblems({ batch, rowName }: { batch: BatchForm; rowName: (n: number) => string }) {
+  const { outcome, recordProblems } = batch;
+  const lines = problemLines(batch.kind, batch.form.formState.errors, recordProblems, rowName);
+  const refused = outcome?.kind === 'refused';
+  const general = refused ? outcome.general : [];
+  if (lines.length === 0 && general.length === 0) return null;
+  const all = [...general, ...lines];
+  return (
+    <Alert color="red" title={refused ? t.serviceProblemsTitle : t.problemsTitle} role="alert">
+      <Text size="sm">{refused ? t.serviceProblemsIntro : t.problemsIntro}</Text>
+      <List size="sm" mt="xs">
+        {all.slice(0, SHOWN).map((line, i) => <List.Item key={i}>{line}</List.Item>)}
+        {all.length > SHOWN && <List.Item>{t.moreProblems(all.length - SHOWN)}</List.Item>}
+      </List>
+    </Alert>
+  );
+}

@@ -1,0 +1,257 @@
+// @vitest-environment happy-dom
+import '../../test-kit/setup-dom';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { BridgeError, type BridgeRequest, type BridgeResponse } from '../../../shared/bridge';
+import { createMemoryBridge } from '../../test-kit/memory-bridge';
+import { renderScreen } from '../../test-kit/render-screen';
+import { SendRecordsScreen } from './send-records-screen';
+
+const batch = { id: 1, kind: 'census' as const, records: 1, state: 'sent' as const, createdAt: 1, stateChangedAt: 2 };
+const IMPORT_ID = '0b6f3a52-2f4c-4d6e-9a51-6d2f3c1e7a10';
+
+function bridgeThatAccepts() {
+  const bridge = createMemoryBridge();
+  const sent: BridgeRequest<'batches.send'>[] = [];
+  bridge.override('batches.send', (request): BridgeResponse<'batches.send'> => {
+    sent.push(request);
+    return { ok: true, importId: IMPORT_ID, records: request.records.length, receivedAt: '2026-11-22T10:00:00Z', batch: { ...batch, records: request.records.length } };
+  });
+  return { bridge, sent };
+}
+
+const person = (n: number) => screen.getByRole('group', { name: `Person ${n}` });
+const type = (where: HTMLElement, label: string | RegExp, value: string) => {
+  fireEvent.change(within(where).getByLabelText(label), { target: { value } });
+};
+
+describe('SendRecordsScreen: new hires', () => {
+  it('sends two people as one census batch and shows the import id and the record count', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    await user.type(within(person(1)).getByLabelText(/^Last name/), 'Smith');
+    type(person(1), /^First name/, 'Anna');
+    type(person(1), /^Employee registration/, 'E-100');
+    type(person(1), /^Hire date/, '2026-01-05');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    type(person(1), /^Gross annual salary/, '52000.50');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Eligible for benefits/), 'No');
+
+    await user.click(screen.getByRole('button', { name: 'Add another person' }));
+    type(person(2), /^Last name/, 'Lee');
+    type(person(2), /^First name/, 'Bo');
+    type(person(2), /^Employee registration/, 'E-101');
+    type(person(2), /^Hire date/, '2026-02-01');
+    await user.selectOptions(within(person(2)).getByLabelText(/^Employee status/), 'On leave');
+
+    await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
+    expect(await screen.findByText(`The service received 2 records. Import id: ${IMPORT_ID}.`)).toBeTruthy();
+    expect(sent).toEqual([{
+      kind: 'census',
+      records: [
+        { lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-100', hireDate: '2026-01-05', employeeStatus: 'ACTIVE', grossAnnualSalary: 52000.5, eligibleForBenefits: false },
+        { lastName: 'Lee', firstName: 'Bo', employeeRegistration: 'E-101', hireDate: '2026-02-01', employeeStatus: 'ON_LEAVE' },
+      ],
+    }]);
+    // The form is clean again, so a second click cannot send the same people twice.
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('');
+    expect(screen.queryByRole('group', { name: 'Person 2' })).toBeNull();
+  });
+
+  it('marks the census fields with their labels, required ones and choices in words', () => {
+    renderScreen(<SendRecordsScreen />);
+    const card = person(1);
+    for (const label of ['Last name', 'First name', 'Employee registration', 'Hire date', 'Employee status', 'Gross annual salary', 'Personnel subarea']) {
+      const input = within(card).getByLabelText<HTMLInputElement>(new RegExp(`^${label}( \\*)?$`));
+      expect(input.required).toBe(!['Gross annual salary', 'Personnel subarea'].includes(label));
+    }
+    expect(card.querySelectorAll('input, select')).toHaveLength(16);
+    expect(within(card).getByLabelText<HTMLInputElement>(/^Hire date/).type).toBe('date');
+    const status = within(card).getByRole('combobox', { name: /^Employee status/ });
+    expect(within(status).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'Active', 'On leave', 'Terminated']);
+  });
+
+  it('shows the schema problems next to their fields and sends nothing', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    type(person(1), /^Pay periods per year/, '400');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+
+    const hire = within(person(1)).getByLabelText(/^Hire date/);
+    await waitFor(() => expect(hire.getAttribute('aria-invalid')).toBe('true'));
+    const describedBy = (el: HTMLElement) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' ');
+    expect(describedBy(hire)).toContain('Hire date is required');
+    expect(describedBy(within(person(1)).getByLabelText(/^Pay periods per year/))).toContain('Pay periods per year must be 1 to 366');
+    expect(within(person(1)).getByLabelText(/^Last name/).getAttribute('aria-invalid')).not.toBe('true');
+    expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date is required');
+    expect(sent).toEqual([]);
+  });
+
+  it('puts the service refusal on the record and field it names', async () => {
+    const bridge = createMemoryBridge();
+    bridge.override('batches.send', () => ({
+      ok: false,
+      problems: [
+        { index: 1, field: 'employeeRegistration', message: '[1].employeeRegistration: repeats E-1 of [0]', source: 'service' },
+        { index: 1, message: 'is not what the service expected', source: 'service' },
+        { index: 0, message: 'repeats employeeRegistration E-1 of [1]', source: 'service' },
+        { message: 'the service said no', source: 'service' },
+      ],
+    }));
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    for (const n of [1, 2]) {
+      if (n === 2) await user.click(screen.getByRole('button', { name: 'Add another person' }));
+      type(person(n), /^Last name/, `Name${n}`);
+      type(person(n), /^First name/, 'A');
+      type(person(n), /^Employee registration/, 'E-1');
+      type(person(n), /^Hire date/, '2026-01-05');
+      await user.selectOptions(within(person(n)).getByLabelText(/^Employee status/), 'Active');
+    }
+    await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
+
+    const field = within(person(2)).getByLabelText(/^Employee registration/);
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(within(person(2)).getByText('Employee registration repeats E-1 of [0]')).toBeTruthy();
+    expect(within(person(2)).getByText('is not what the service expected')).toBeTruthy();
+    // The service's 422 wording (no field, only the record) still lands on the field it is about.
+    expect(within(person(1)).getByLabelText(/^Employee registration/).getAttribute('aria-invalid')).toBe('true');
+    expect(within(person(1)).getByText('Employee registration E-1 is also given for Person 2; each must be different in one batch')).toBeTruthy();
+    expect(within(person(1)).getByLabelText(/^Last name/).getAttribute('aria-invalid')).not.toBe('true');
+    const summary = screen.getAllByRole('alert').find((a) => a.textContent?.includes('The service refused the batch'));
+    expect(summary?.textContent).toContain('the service said no');
+  });
+
+  it('keeps the records when the batch did not get through, and says so', async () => {
+    const bridge = createMemoryBridge();
+    bridge.override('batches.send', () => ({
+      ok: false, problems: [{ message: 'POST /law/api/v1/census failed: 503 Service Unavailable', source: 'service' }], batch: { ...batch, state: 'failed' },
+    }));
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    type(person(1), /^First name/, 'A');
+    type(person(1), /^Employee registration/, 'E-1');
+    type(person(1), /^Hire date/, '2026-01-05');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The batch could not be sent');
+    expect(alert.textContent).toContain('503 Service Unavailable');
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
+  });
+
+  it('says what to do when no connection is set up', async () => {
+    const bridge = createMemoryBridge();
+    bridge.override('batches.send', () => { throw new BridgeError({ name: 'BridgeError', code: 'not_configured', message: 'no base URL for local' }); });
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    type(person(1), /^First name/, 'A');
+    type(person(1), /^Employee registration/, 'E-1');
+    type(person(1), /^Hire date/, '2026-01-05');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Open Settings');
+  });
+});
+
+describe('SendRecordsScreen: termination, receipts and JSON', () => {
+  it('sends a termination as a census record with status Terminated', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Termination' }));
+    const form = screen.getByRole('form', { name: 'Termination' });
+    type(form, /^Employee registration/, 'E-100');
+    type(form, /^Last name/, 'Smith');
+    type(form, /^First name/, 'Anna');
+    type(form, /^Hire date/, '2026-01-05');
+    await user.click(within(form).getByRole('button', { name: 'Send termination' }));
+    expect(await within(form).findByText(/Import id/)).toBeTruthy();
+    expect(sent[0]).toEqual({ kind: 'census', records: [{ lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-100', hireDate: '2026-01-05', employeeStatus: 'TERMINATED' }] });
+  });
+
+  it('fills the receipts grid from pasted spreadsheet rows and marks a bad cell in its row', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    await user.click(within(form).getByRole('button', { name: 'Paste from a spreadsheet' }));
+    fireEvent.change(within(form).getByLabelText('Rows copied from a spreadsheet'), {
+      target: { value: 'Last name\tFirst name\tSSN\tEmployee registration\tPayment date\tAmount\nSmith\tAnna\t123-45-6789\tE-1\t2026-03-15\t125.50\nLee\tBo\t987654321\tE-2\t03/16/2026\t80\n' },
+    });
+    await user.click(within(form).getByRole('button', { name: 'Add these rows' }));
+    expect(within(form).getByRole('status').textContent).toBe('2 rows added. Check them, then send.');
+
+    const cell = (column: string, row: number) => within(form).getByRole<HTMLInputElement>('textbox', { name: `${column} Receipt ${row}` });
+    expect(cell('Last name', 1).value).toBe('Smith');
+    expect(cell('Amount', 1).value).toBe('125.50');
+    expect(within(form).getByLabelText<HTMLInputElement>('Payment date Receipt 2').value).toBe('2026-03-16');
+    await waitFor(() => expect(cell('SSN', 2).getAttribute('aria-invalid')).toBe('true'));
+    expect(within(form).getByText('SSN must be written 123-45-6789')).toBeTruthy();
+    expect(cell('SSN', 1).getAttribute('aria-invalid')).not.toBe('true');
+
+    fireEvent.change(cell('SSN', 2), { target: { value: '987-65-4321' } });
+    await user.click(within(form).getByRole('button', { name: 'Send 2 receipts' }));
+    expect(await within(form).findByText(/The service received 2 records/)).toBeTruthy();
+    expect(sent[0]?.records).toEqual([
+      { lastName: 'Smith', firstName: 'Anna', ssn: '123-45-6789', employeeRegistration: 'E-1', paymentDate: '2026-03-15', amount: 125.5 },
+      { lastName: 'Lee', firstName: 'Bo', ssn: '987-65-4321', employeeRegistration: 'E-2', paymentDate: '2026-03-16', amount: 80 },
+    ]);
+  });
+
+  it('takes rows pasted straight into a cell of the grid', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    const first = within(form).getByRole('textbox', { name: 'Last name Receipt 1' });
+    first.focus();
+    await user.paste('Smith\tAnna\t123-45-6789\tE-1\t2026-03-15\t10\nLee\tBo\t987-65-4321\tE-2\t2026-03-16\t20');
+    expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 2' }).value).toBe('Lee');
+  });
+
+  it('refuses pasted rows a date input cannot hold, naming row and column', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    await user.click(within(form).getByRole('button', { name: 'Paste from a spreadsheet' }));
+    fireEvent.change(within(form).getByLabelText('Rows copied from a spreadsheet'), { target: { value: 'Smith\tAnna\t123-45-6789\tE-1\t15.03.2026\t10' } });
+    await user.click(within(form).getByRole('button', { name: 'Add these rows' }));
+    expect(within(form).getByRole('alert').textContent).toContain('Row 1, Payment date: "15.03.2026" is not a date');
+    expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 1' }).value).toBe('');
+  });
+
+  it('loads a JSON file into the new hires form', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'JSON file' }));
+    const records = [
+      { lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-1', hireDate: '2026-01-05', employeeStatus: 'ACTIVE' },
+      { lastName: 'Lee', firstName: 'Bo', employeeRegistration: 'E-2', hireDate: '2026-01-06', employeeStatus: 'ACTIVE', payCycle: 'MONTHLY' },
+    ];
+    const input = document.querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(input, new File([JSON.stringify(records)], 'hires.json', { type: 'application/json' }));
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'New hires' }).getAttribute('aria-selected')).toBe('true'));
+    expect(screen.getByRole('status').textContent).toContain('2 records were put in the new hires form');
+    expect(within(person(2)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Lee');
+    expect(within(person(2)).getByLabelText<HTMLSelectElement>(/^Pay cycle/).value).toBe('MONTHLY');
+  });
+
+  it('names what is wrong with pasted JSON and loads nothing', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'JSON file' }));
+    await user.click(screen.getByRole('radio', { name: 'Receipts' }));
+    fireEvent.change(screen.getByLabelText('Or paste JSON here'), { target: { value: '[{"lastName":"Smith","amount":"x","bonus":1}]' } });
+    await user.click(screen.getByRole('button', { name: 'Put the records in the form' }));
+    expect(screen.getByRole('alert').textContent).toContain('Record 1 has unknown field(s): bonus');
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * End to end in Debian's Chromium: the Local server screen registers a real webhook receiver that refuses the first
+ * try; after a batch is sent, the Deliveries screen shows the failed try and the retry that got through, without a
+ * reload. A fault rule added on the Local server screen makes the server answer 503, seen in its request log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { checkZoom } from './screens-a-kit';
+import { openScreen, screenshots, seriousViolations, startScreensWorld, type ScreensWorld } from './screens-b-kit';
+
+type LocalServerState = { running: boolean; url?: string };
+
+describe('Deliveries and the local server in Chromium', () => {
+  let world: ScreensWorld;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver({ status: 204 });
+    receiver.script({ status: 500 });
+    world = await startScreensWorld();
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.close();
+    await receiver?.close();
+  });
+
+  it('registers the webhook on the Local server screen, with the client credentials to copy', async () => {
+    const { page } = world;
+    await openScreen(page, 'Local server');
+    const server = page.getByRole('region', { name: 'Server' });
+    await server.getByText('Running').waitFor();
+    const state = await world.bridge<LocalServerState>('localServer.state');
+    await server.getByText(state.url!).waitFor();
+    const creds = page.getByRole('region', { name: 'Client credentials' });
+    await creds.getByRole('button', { name: 'Copy client secret' }).waitFor();
+
+    const hook = page.getByRole('region', { name: 'Webhook' });
+    await hook.getByText('None registered yet.').waitFor();
+    await hook.getByRole('textbox', { name: 'Webhook address' }).fill(receiver.url);
+    await hook.getByRole('button', { name: 'Save webhook' }).click();
+    await hook.getByText('Your new signing secret. Copy it now: it is not shown again.').waitFor();
+    expect(await hook.getByText(/^whsec_/).count()).toBe(1);
+    await screenshots(page, 'local-server-webhook');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await world.bridge('localServer.webhook.get')).toEqual({ url: receiver.url, secretSet: true });
+  }, 120_000);
+
+  it('shows a failed delivery and the retry that got through', async () => {
+    const { page } = world;
+    await openScreen(page, 'Deliveries');
+    await page.getByRole('heading', { name: 'No deliveries yet' }).waitFor();
+    await screenshots(page, 'deliveries-empty');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const sent = await world.bridge<{ ok: boolean }>('batches.send', {
+      kind: 'census',
+      records: [{ lastName: 'Okafor', firstName: 'Chidi', employeeRegistration: 'D-1', hireDate: '2026-03-02', employeeStatus: 'ACTIVE' }],
+    });
+    expect(sent.ok).toBe(true);
+
+    // No reload: the screen refreshes itself while it is open.
+    const table = page.getByRole('table', { name: 'Delivery tries, newest first' });
+    const row = (type: string, status: string) => table.getByRole('row').filter({ hasText: type }).filter({ hasText: status });
+    await row('Retry', 'Delivered').waitFor({ timeout: 60_000 });
+    const failed = row('New', 'Failed');
+    await failed.waitFor();
+    const cells = async (r: ReturnType<typeof row>) => (await r.getByRole('cell').allTextContents()).slice(2, 7);
+    expect(await cells(failed)).toEqual(['New', 'Failed', '500', expect.stringMatching(/ms|s$/), '0']);
+    expect(await cells(row('Retry', 'Delivered'))).toEqual(['Retry', 'Delivered', '204', expect.stringMatching(/ms|s$/), '1']);
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[0]!.headers['webhook-id']).toBe(receiver.requests[1]!.headers['webhook-id']);
+    await screenshots(page, 'deliveries-failed-then-retried');
+    await checkZoom(page, 'deliveries-failed-then-retried');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The failed try in full, and sent again by hand.
+    const failedId = (await failed.getByRole('rowheader').textContent())!;
+    await failed.getByRole('button', { name: `Details of delivery ${failedId}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Delivery ${failedId}` });
+    await dialog.getByRole('cell', { name: '500' }).waitFor();
+    await screenshots(page, 'deliveries-detail');
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Send again now' }).click();
+    await dialog.getByRole('status').filter({ hasText: /^Sent again as delivery \d+\.$/ }).waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await table.getByRole('row').filter({ hasText: 'Retry' }).nth(1).waitFor({ timeout: 30_000 });
+    expect(world.errors).toEqual([]);
+  }, 180_000);
+
+  it('adds a fault rule whose 503 shows in the request log, then removes it', async () => {
+    const { page } = world;
+    await openScreen(page, 'Local server');
+    const faults = page.getByRole('region', { name: 'Fault injection' });
+    await faults.getByRole('textbox', { name: 'Path starts with' }).fill('/law/api/v1/payroll-submissions');
+    await faults.getByRole('textbox', { name: 'Error rate (%)' }).fill('100');
+    await faults.getByRole('button', { name: 'Add rule' }).click();
+    const rule = faults.getByRole('table', { name: 'Fault rules' }).getByRole('row').filter({ hasText: '/law/api/v1/payroll-submissions' });
+    await rule.waitFor();
+    expect((await rule.getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['100 %', '503']);
+
+    const { url } = await world.bridge<LocalServerState>('localServer.state');
+    const answer = await fetch(`${url!}/law/api/v1/payroll-submissions`, { method: 'POST' });
+    expect(answer.status).toBe(503);
+    const log = page.getByRole('table', { name: 'Requests, newest first' });
+    await log.getByRole('row').filter({ hasText: '/law/api/v1/payroll-submissions' }).filter({ hasText: '503' }).waitFor({ timeout: 30_000 });
+    await screenshots(page, 'local-server-faults-and-log');
+    await checkZoom(page, 'local-server-faults-and-log');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await faults.getByRole('button', { name: 'Remove the rule for /law/api/v1/payroll-submissions' }).click();
+    await faults.getByText('No fault rules: the local server answers normally.').waitFor();
+    expect(await world.bridge('localServer.faults.list')).toEqual({ rules: [] });
+    expect(world.errors).toEqual([]);
+  }, 120_000);
+});
