@@ -11,3 +11,13 @@ const COLORS: Record<Outcome, string> = {
 export function OutcomeBadge({ outcome }: { outcome: Outcome }) {
   return <Badge color={COLORS[outcome]} variant="light" radius="sm">{componentsText.outcome[outcome]}</Badge>;
 }
+
+/** The same badge as a plain element styled by app.css, for rows rendered by the thousand while scrolling. */
+export function PlainOutcomeBadge({ outcome }: { outcome: Outcome }) {
+  const color = COLORS[outcome];
+  return (
+    <span className="outcome-badge" style={{ background: `var(--mantine-color-${color}-light)`, color: `var(--mantine-color-${color}-light-color)` }}>
+      {componentsText.outcome[outcome]}
+    </span>
+  );
+}

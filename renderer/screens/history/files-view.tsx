@@ -1,12 +1,12 @@
 /** Finished files: filters above a virtualised table that fetches only the windows in view. */
-import { Button, Group, Paper, NativeSelect, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Button, Group, Paper, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { memo, useMemo, useState } from 'react';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatDateTime, formatNumber } from '../../components/format';
-import { OutcomeBadge } from '../../components/outcome-badge';
+import { PlainOutcomeBadge } from '../../components/outcome-badge';
 import { useWindowList } from '../../components/use-window-list';
 import { hasFilters, NO_FILTERS, queryOf, type FileFilters } from './history-filters';
 import { historyText as t } from './history-text';
@@ -17,13 +17,14 @@ import { useJobRows, useJobTotal } from './use-job-pages';
 const ROW_HEIGHT = 49;
 const NARROW_ROW_HEIGHT = 76;
 
+/** Plain elements: thousands of rows pass by while scrolling, and each Mantine component costs its style props. */
 const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (job: JobView) => void }) {
   return (
     <>
       <div role="cell">
-        <UnstyledButton onClick={() => onOpen(job)} className="history-name" title={job.name}>{job.name}</UnstyledButton>
+        <button type="button" onClick={() => onOpen(job)} className="history-name" title={job.name}>{job.name}</button>
       </div>
-      <div role="cell">{job.outcome && <OutcomeBadge outcome={job.outcome} />}</div>
+      <div role="cell">{job.outcome && <PlainOutcomeBadge outcome={job.outcome} />}</div>
       <div role="cell">{job.fileType ? t.types[job.fileType] : t.unknownType}</div>
       <div role="cell">{formatDateTime(job.foundAt)}</div>
       <div role="cell" className="history-optional">{formatBytes(job.size)}</div>
