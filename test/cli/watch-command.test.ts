@@ -61,7 +61,7 @@ describe('payroll-uploader watch, send and deliveries', () => {
     expect(uploadedCount(md5(census))).toBe(1);
     const row = server.ctx.db.prepare("SELECT reference_date FROM files WHERE checksum = ?").get(md5(census)) as { reference_date: string };
     expect(row.reference_date).toBe('2026-03-31T00:00:00Z');
-  });
+  }, 120_000); // the first CLI start of the file also compiles it (tsx): slow on a loaded 2-core machine
 
   it('watch --once exits 1 when a file is refused, with the reason beside it', async () => {
     await freshEnv();

@@ -88,19 +88,27 @@ export function createProcessor(deps: ProcessorDeps): Processor {
   };
 
   async function drain(): Promise<void> {
-    while (queue.length > 0 && !stopped) {
-      const json: ImportRow[] = [];
-      let file: ImportRow | undefined;
-      while (queue.length > 0 && json.length < JSON_GROUP && !file) {
-        const row = pending(take());
-        if (row?.source === 'json') json.push(row);
-        else if (row) file = row;
+    try {
+      while (queue.length > 0 && !stopped) {
+        const json: ImportRow[] = [];
+        let file: ImportRow | undefined;
+        while (queue.length > 0 && json.length < JSON_GROUP && !file) {
+          const row = pending(take());
+          if (row?.source === 'json') json.push(row);
+          else if (row) file = row;
+        }
+        const finished: (ImportRow | undefined)[] = json.length ? await deps.writes.run(() => processJsonGroup(json)) : [];
+        if (file) finished.push(await processFile(file));
+        for (const row of finished) if (row) deps.onFinished(row);
       }
-      const finished: (ImportRow | undefined)[] = json.length ? await deps.writes.run(() => processJsonGroup(json)) : [];
-      if (file) finished.push(await processFile(file));
-      for (const row of finished) if (row) deps.onFinished(row);
+    } catch (error) {
+      // A failed write (disk full, I/O error) must not wedge the processor: the imports it held stay QUEUED or
+      // PROCESSING in the database, so the next start resumes them, and later imports are still processed now.
+      logger.error(`processing stopped on an unexpected error, the next start resumes it: ${(error as Error).stack ?? String(error)}`);
+    } finally {
+      running = undefined;
+      if (queue.length > 0 && !stopped) kick();
     }
-    running = undefined;
   }
 
   const kick = () => {
