@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryAttempt, ImportResult, UploadGrant } from '../../shared';
+import { LIMITS, type DeliveryAttempt, type ImportResult, type UploadGrant } from '../../shared';
 import { censusChunks, censusRow, csvText, md5 } from '../helpers/csv-fixtures';
 import { metadata, postSubmissions, putFile } from '../helpers/file-handshake';
 import type { CliServer } from '../helpers/local-server';
@@ -140,10 +140,14 @@ describe('the service surface through the CLI (--client with scopes, --token-ttl
       req.write('[');
       const chunk = `${Array.from({ length: 1000 }, () => row).join(',')},`;
       let sent = 0;
+      // Big pieces up to just under the limit, then one row at a time until just past it, and no more: bytes still
+      // in flight after the server's answer would make its close a reset, which can swallow the 413 on a busy machine.
+      const limit = LIMITS.jsonBodyBytes;
       const pump = () => {
-        while (sent < 5.5 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once('drain', pump);
+        while (sent <= limit) {
+          const piece = sent + chunk.length < limit ? chunk : `${row},`;
+          sent += piece.length;
+          if (!req.write(piece)) return void req.once('drain', pump);
         }
       };
       pump();
