@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isCandidateName } from '../core/watcher';
 import { createLogger } from '../lib/logger';
+import { printableName } from '../lib/printable-name';
 import { openAppSession } from './app-session';
 import { openCliContext, usageErrors } from './cli-context';
 import { EXIT, UsageError } from './usage-error';
@@ -39,8 +40,8 @@ async function candidates(folder: string): Promise<Set<string>> {
 }
 
 function describeImport(job: Job, result: ImportResult): string {
-  if (result.status === 'REJECTED') return `processed ${job.name} (import ${result.id}): the service refused the whole file: ${result.reason ?? 'no reason given'}`;
-  const lines = [`processed ${job.name} (import ${result.id}): ${result.acceptedRecords} row(s) accepted, ${result.rejectedRecords} refused`];
+  if (result.status === 'REJECTED') return `processed ${printableName(job.name)} (import ${result.id}): the service refused the whole file: ${result.reason ?? 'no reason given'}`;
+  const lines = [`processed ${printableName(job.name)} (import ${result.id}): ${result.acceptedRecords} row(s) accepted, ${result.rejectedRecords} refused`];
   for (const e of result.errors.slice(0, RESULT_ERRORS_SHOWN)) lines.push(`    ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);
   if (result.errors.length > RESULT_ERRORS_SHOWN) lines.push(`    ... and ${result.errors.length - RESULT_ERRORS_SHOWN} more`);
   return lines.join('\n');
@@ -83,7 +84,7 @@ export async function watchCommand(args: string[]): Promise<number> {
         if (!result) return;
         if (json) process.stdout.write(`${JSON.stringify({ event: 'import', at: new Date().toISOString(), data: result })}\n`);
         else process.stdout.write(`${describeImport(job, result)}\n`);
-      }, (error: Error) => logger.warn(`the processing result of ${job.name} could not be fetched: ${error.message}`));
+      }, (error: Error) => logger.warn(`the processing result of ${printableName(job.name)} could not be fetched: ${error.message}`));
       results.add(shown);
       void shown.finally(() => results.delete(shown));
     });
@@ -100,7 +101,7 @@ export async function watchCommand(args: string[]): Promise<number> {
   const sayInterrupted = () => {
     const open = app.unfinished();
     if (open.length === 0) return;
-    const names = open.slice(0, 5).map((job) => job.name).join(', ');
+    const names = open.slice(0, 5).map((job) => printableName(job.name)).join(', ');
     process.stderr.write(`interrupted: ${open.length} file(s) not finished (${names}${open.length > 5 ? ', ...' : ''}); they resume at the next start\n`);
   };
   try {
@@ -133,7 +134,7 @@ export async function watchCommand(args: string[]): Promise<number> {
     for (const path of pending) process.stderr.write(`not taken: ${path} was still changing after ${maxWait} s; it stays in place for the next run\n`);
     if (!json) {
       // Refused files were said when they were filed away; here only what is left unfinished.
-      for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${job.name}: ${job.lastError ?? job.state}; it stays queued for the next run\n`);
+      for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${printableName(job.name)}: ${job.lastError ?? job.state}; it stays queued for the next run\n`);
     }
     return failures.length > 0 || pending.size > 0 ? EXIT.failure : EXIT.ok;
   } finally {

@@ -2,6 +2,7 @@
 import type { AppEvents, PayrollApp } from '../core/app';
 import type { Job } from '../core/queue';
 import { setBeforeLogLine } from '../lib/logger';
+import { printableName } from '../lib/printable-name';
 
 const BAR = 24;
 /** Row warnings listed in the plain output; the rest are in `<name>.warnings.txt` beside the archived file. */
@@ -12,12 +13,12 @@ const clock = (at: number) => new Date(at).toLocaleTimeString();
 /** The one line (and, for row warnings, the few lines under it) that tells a job's outcome. */
 export function describeResult(job: Job): string {
   const at = clock(job.archivedAt ?? job.stateChangedAt);
-  const where = job.archivedPath ? ` -> ${job.archivedPath}` : '';
+  const where = job.archivedPath ? ` -> ${printableName(job.archivedPath)}` : '';
   const why = job.lastError ? `: ${job.lastError}` : '';
   const id = job.importId ? ` (import ${job.importId})` : '';
-  const lines = [`${at} ${job.state.padEnd(9)} ${job.name}${id}${why}${where}`];
+  const lines = [`${at} ${job.state.padEnd(9)} ${printableName(job.name)}${id}${why}${where}`];
   if (job.state === 'uploaded' && job.warningCount > 0) {
-    lines.push(`  ${job.warningCount} row warning(s): the service refuses those rows and takes the others${job.warningsPath ? ` (listed in ${job.warningsPath})` : ''}`);
+    lines.push(`  ${job.warningCount} row warning(s): the service refuses those rows and takes the others${job.warningsPath ? ` (listed in ${printableName(job.warningsPath)})` : ''}`);
     for (const w of job.warnings.slice(0, WARNINGS_SHOWN)) lines.push(`    ${w.line !== undefined ? `line ${w.line}: ` : ''}${w.message}`);
     if (job.warningCount > WARNINGS_SHOWN) lines.push(`    ... and ${job.warningCount - WARNINGS_SHOWN} more`);
   }
@@ -43,7 +44,7 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
   // Log lines clear the bar first; the next progress event draws it again.
   if (mode.tty) setBeforeLogLine(clearBar);
   const names = new Map<number, string>();
-  offs.push(app.on('job', (job) => names.set(job.id, job.name)));
+  offs.push(app.on('job', (job) => names.set(job.id, printableName(job.name))));
   if (mode.tty) {
     offs.push(app.on('progress', (p) => {
       const share = p.total > 0 ? Math.min(1, p.bytes / p.total) : 1;
@@ -67,7 +68,7 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
   }));
   offs.push(app.on('ignored', ({ name }) => {
     clearBar();
-    err.write(`ignored: ${name} is not a .csv export\n`);
+    err.write(`ignored: ${printableName(name)} is not a .csv export\n`);
   }));
   offs.push(app.on('notice', (text) => {
     clearBar();

@@ -1,6 +1,6 @@
 /** The headless command end to end: real CLI processes, a real local server, real files, real journal. */
 import { createWriteStream } from 'node:fs';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,26 @@ describe('payroll-uploader watch, send and deliveries', () => {
     expect(res.stderr).toContain('census-empty.csv');
     expect(await listFiles(dir)).toEqual(['rejected/census-empty.csv', 'rejected/census-empty.csv.error.txt']);
   });
+
+  it('prints a file name with a bidi override and a line break escaped, in its output and its .error.txt', async () => {
+    await freshEnv();
+    const dir = await folder();
+    // Linux allows both in a name; printed raw, the name would read "census-vsc.csv" and forge a second line.
+    const name = 'census-\u202evsc\nforged.csv';
+    await writeFile(join(dir, name), censusCsv('bidi-name'));
+    const res = await runCli(['watch', dir, '--base-url', server.url, '--once'], env);
+    const output = res.stdout + res.stderr;
+    expect(output).toContain('census-\\u202evsc\\u000aforged.csv');
+    expect(output).not.toContain('\u202e');
+    expect(output).not.toContain('vsc\nforged');
+    const errorFiles = (await listFiles(dir)).filter((f) => f.endsWith('.error.txt'));
+    expect(errorFiles).toHaveLength(1);
+    for (const f of errorFiles) {
+      const text = await readFile(join(dir, f), 'utf8');
+      expect(text).toContain('census-\\u202evsc\\u000aforged.csv');
+      expect(text).not.toContain('\u202e');
+    }
+  }, 60_000);
 
   it('takes 20 files dropped at once, each uploaded exactly once, sharing handshakes', async () => {
     await freshEnv();

@@ -15,10 +15,11 @@ import { describeError, isGone } from '../../lib/fs-errors';
 import { retryDelayMs } from './backoff';
 import type { Job, OutcomeState } from './job-types';
 import type { QueueCore } from './queue-core';
+import { printableName } from '../../lib/printable-name';
 
 /** The text of `<name>.error.txt`: why, and the row problems with their line numbers. */
 export function errorFileText(job: Job, at: number): string {
-  const lines = [`${job.name} was not uploaded.`, '', `Reason: ${job.lastError ?? 'unknown'}`];
+  const lines = [`${printableName(job.name)} was not uploaded.`, '', `Reason: ${job.lastError ?? 'unknown'}`];
   if (job.warnings.length > 0) {
     lines.push('', job.warningCount > job.warnings.length
       ? `Row problems (the first ${job.warnings.length} of ${job.warningCount}):`
@@ -32,7 +33,7 @@ export function errorFileText(job: Job, at: number): string {
 /** The text of `<name>.warnings.txt` beside an uploaded file whose rows had problems (uploaded anyway in 'warn' mode). */
 export function warningsFileText(job: Job, at: number): string {
   const lines = [
-    `${job.name} was uploaded, but ${job.warningCount} row(s) have problems; the service refuses those rows and accepts the others.`,
+    `${printableName(job.name)} was uploaded, but ${job.warningCount} row(s) have problems; the service refuses those rows and accepts the others.`,
     '', job.warningCount > job.warnings.length ? `Row problems (the first ${job.warnings.length} of ${job.warningCount}):` : 'Row problems:',
   ];
   for (const w of job.warnings) lines.push(`  ${w.line !== undefined ? `line ${w.line}: ` : ''}${w.message}`);
@@ -74,7 +75,7 @@ async function requeueNewVersion(core: QueueCore, job: Job): Promise<void> {
   const facts = info ? { size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info) } : { size: job.size, mtimeMs: job.mtimeMs };
   const what = job.state === 'uploaded' ? 'the earlier version was uploaded' : `the earlier version was ${job.state === 'duplicate' ? 'a duplicate' : 'refused'}`;
   const note = `the file changed after it was read (${what}); the new version is queued again and this file was not filed away`;
-  core.logger.warn(`${job.name}: ${note}`);
+  core.logger.warn(`${printableName(job.name)}: ${note}`);
   const at = core.now();
   const finished = core.atomically(() => {
     const done = core.write(job.id, { archivedAt: at, archiveTarget: null, nextAttemptAt: null, lastError: job.state === 'rejected' ? `${job.lastError ?? ''}; ${note}` : note });
@@ -115,7 +116,7 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
       continue;
     }
     if (result === 'gone') {
-      core.logger.warn(`${job.name}: the file was no longer there to be moved to ${outcome === 'duplicate' ? 'duplicates' : outcome}/`);
+      core.logger.warn(`${printableName(job.name)}: the file was no longer there to be moved to ${outcome === 'duplicate' ? 'duplicates' : outcome}/`);
       job = core.write(job.id, { archivedAt: core.now(), archiveTarget: null, nextAttemptAt: null });
     } else {
       if (withErrorFile) await writeErrorFile(target, errorFileText(job, core.now()));
@@ -133,7 +134,7 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
 export function archiveFailed(core: QueueCore, job: Job, error: unknown): void {
   const delay = retryDelayMs(job.attempts + 1, core.retry, core.random);
   core.write(job.id, { attempts: job.attempts + 1, nextAttemptAt: core.now() + delay });
-  const message = `${job.name}: moving the file to its archive folder failed: ${describeError(error)}; trying again later`;
+  const message = `${printableName(job.name)}: moving the file to its archive folder failed: ${describeError(error)}; trying again later`;
   core.logger.warn(message);
   core.emit('error', new Error(message, { cause: error }));
 }

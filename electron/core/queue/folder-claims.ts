@@ -13,6 +13,7 @@ import { describeError, errorCode } from '../../lib/fs-errors';
 import type { Logger } from '../../lib/logger';
 import { identityOf, type StableFile } from '../watcher/stable-file';
 import { suffixedName } from './archive';
+import { printableName } from '../../lib/printable-name';
 
 export const CLAIMS_FOLDER = '.processing';
 export const DEFAULT_CLAIM_TIMEOUT_MS = 120_000;
@@ -88,7 +89,7 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
       if (isKnown(path)) continue;
       const info = await lstat(path).catch(() => undefined);
       if (!info) continue;
-      logger.info(`${entry.name}: claimed before the last stop but not journaled; taking it up`);
+      logger.info(`${printableName(entry.name)}: claimed before the last stop but not journaled; taking it up`);
       onFile({ path, name: entry.name, size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info), claimedFrom: join(folder, entry.name) });
     }
   };
@@ -113,7 +114,7 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
         if (file.isDirectory()) continue;
         const taken = await moveIn(join(dir, file.name), w.folder, file.name, join(w.folder, file.name));
         if (taken) {
-          logger.warn(`${file.name}: taken over from the uploader "${entry.name}", silent for ${Math.round(timeoutMs / 1000)} s`);
+          logger.warn(`${printableName(file.name)}: taken over from the uploader "${entry.name}", silent for ${Math.round(timeoutMs / 1000)} s`);
           onFile(taken);
         }
       }

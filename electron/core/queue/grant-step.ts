@@ -3,6 +3,7 @@ import type { FileMetadata, FileTypeCode } from '../../../shared';
 import { classify, reasonOf } from './failures';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
+import { printableName } from '../../lib/printable-name';
 
 /** The scope the handshake POST needs (docs/service-decisions.md §5). */
 export const HANDSHAKE_SCOPE = 'submissions:write';
@@ -31,7 +32,7 @@ export function grantUsable(job: Job, now: number): boolean {
 /** A 422 for a file whose PUT may already have reached the server means it arrived, not that it is a duplicate. */
 function onDuplicate(core: QueueCore, job: Job, reason: string): void {
   if (job.putStartedAt !== undefined) {
-    core.logger.info(`${job.name}: the service already holds this checksum after our earlier upload: uploaded`);
+    core.logger.info(`${printableName(job.name)}: the service already holds this checksum after our earlier upload: uploaded`);
     core.write(job.id, { state: 'uploaded', uploadedAt: core.now(), attempts: 0, lastError: null });
     return;
   }

@@ -14,6 +14,7 @@ import type { Job } from './job-types';
 import type { JobPatch } from './journal';
 import type { QueueCore } from './queue-core';
 import { readOnce } from './read-once';
+import { printableName } from '../../lib/printable-name';
 
 /** Row problems kept in the journal and shown; the count says how many there were in all. */
 export const MAX_WARNINGS = 100;
@@ -71,7 +72,7 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
   const changed = result.after.size !== result.before.size || result.after.mtimeMs !== result.before.mtimeMs
     || result.bytes !== result.before.size;
   if (changed) {
-    core.logger.info(`${job.name} changed while it was read; reading it again`);
+    core.logger.info(`${printableName(job.name)} changed while it was read; reading it again`);
     job = core.write(job.id, { size: result.after.size, mtimeMs: result.after.mtimeMs, state: 'found' });
     if (rereads + 1 < MAX_REREADS) return inspectFile(core, job, rereads + 1);
     return void core.wait(job, 'found', 'the file keeps changing while it is read');
@@ -85,7 +86,7 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
 function decide(core: QueueCore, job: Job, csv: CsvVerdict, byName: FileTypeCode | undefined, read: JobPatch): void {
   if (!csv.ok) {
     const reason = byName === undefined && csv.unknownKind
-      ? `the file type cannot be told: no file-name rule matches "${job.name}" and ${csv.reason}`
+      ? `the file type cannot be told: no file-name rule matches "${printableName(job.name)}" and ${csv.reason}`
       : csv.reason;
     return void core.reject(job, reason, read);
   }

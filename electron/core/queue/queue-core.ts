@@ -6,6 +6,7 @@ import { retryDelayMs } from './backoff';
 import type { Job, JobProgress, QueueEvents, ResumeState } from './job-types';
 import type { Journal, JobPatch } from './journal';
 import type { QueueApi } from './queue-api';
+import { printableName } from '../../lib/printable-name';
 
 export const DISAPPEARED = 'the file disappeared before it was uploaded';
 
@@ -65,18 +66,18 @@ export function createCoreTransitions(
     write,
     atomically,
     reject: (job, reason, extra = {}) => {
-      core.logger.warn(`${job.name}: rejected: ${reason}`);
+      core.logger.warn(`${printableName(job.name)}: rejected: ${reason}`);
       return write(job.id, { ...extra, state: 'rejected', lastError: reason, resumeState: null, nextAttemptAt: null });
     },
     disappeared: (job) => {
-      core.logger.warn(`${job.name}: ${DISAPPEARED}`);
+      core.logger.warn(`${printableName(job.name)}: ${DISAPPEARED}`);
       const at = core.now();
       return write(job.id, { state: 'rejected', lastError: DISAPPEARED, resumeState: null, nextAttemptAt: null, archivedAt: at });
     },
     wait: (job, resume, reason, minDelayMs = 0) => {
       const attempts = job.attempts + 1;
       const delay = Math.max(minDelayMs, retryDelayMs(attempts, core.retry, core.random));
-      core.logger.info(`${job.name}: ${reason}; try ${attempts} failed, next in ${Math.round(delay / 1000)} s`);
+      core.logger.info(`${printableName(job.name)}: ${reason}; try ${attempts} failed, next in ${Math.round(delay / 1000)} s`);
       return write(job.id, { state: 'waiting', resumeState: resume, attempts, lastError: reason, nextAttemptAt: core.now() + delay });
     },
     progress: (p) => core.emit('progress', p),
