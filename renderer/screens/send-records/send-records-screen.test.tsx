@@ -60,6 +60,44 @@ describe('SendRecordsScreen: new hires', () => {
     expect(screen.queryByRole('group', { name: 'Person 2' })).toBeNull();
   });
 
+  it('shows only the latest outcome: a send that fails takes the earlier success banner away', async () => {
+    const { bridge } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    type(person(1), /^First name/, 'Anna');
+    type(person(1), /^Employee registration/, 'E-100');
+    type(person(1), /^Hire date/, '2026-01-05');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    const sentBanner = /The service received 1 record/;
+    expect(await screen.findByText(sentBanner)).toBeTruthy();
+
+    // The next person is incomplete: the local check refuses the send before anything goes out.
+    type(person(1), /^Last name/, 'Lee');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Person 1: First name is required'));
+    expect(screen.queryByText(sentBanner)).toBeNull();
+    expect(screen.queryByText('Sent')).toBeNull();
+
+    // And a send refused by the service after a success shows only the refusal.
+    type(person(1), /^First name/, 'Bo');
+    type(person(1), /^Employee registration/, 'E-101');
+    type(person(1), /^Hire date/, '2026-02-01');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    expect(await screen.findByText(/The service received 1 record/)).toBeTruthy();
+    bridge.override('batches.send', () => ({ ok: false, problems: [{ message: 'the service is down', source: 'service' }] }));
+    type(person(1), /^Last name/, 'Kim');
+    type(person(1), /^First name/, 'Jo');
+    type(person(1), /^Employee registration/, 'E-102');
+    type(person(1), /^Hire date/, '2026-03-01');
+    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('the service is down');
+    expect(screen.queryByText(sentBanner)).toBeNull();
+  });
+
   it('marks the census fields with their labels, required ones and choices in words', () => {
     renderScreen(<SendRecordsScreen />);
     const card = person(1);

@@ -70,8 +70,6 @@ export function useBatchForm(kind: RecordKind, rowName: (n: number) => string, f
   };
 
   const check = form.handleSubmit(async (values) => {
-    setOutcome(undefined);
-    setRecordProblems({});
     try {
       const result = await send.mutateAsync({ kind, records: values.rows });
       if (result.ok) {
@@ -90,8 +88,13 @@ export function useBatchForm(kind: RecordKind, rowName: (n: number) => string, f
     }
   });
 
-  /** Blank rows are left out rather than refused, as long as one row is left. */
+  /**
+   * Blank rows are left out rather than refused, as long as one row is left. The last send's outcome goes first:
+   * a banner of an earlier success must not stand above the problems of this try.
+   */
   const submit = (event?: BaseSyntheticEvent) => {
+    setOutcome(undefined);
+    setRecordProblems({});
     const current = form.getValues('rows');
     const blank = current.flatMap((row, i) => (isEmptyRow(row) ? [i] : []));
     if (blank.length > 0 && blank.length < current.length) rows.remove(blank);
