@@ -10,7 +10,6 @@ import { useDeliveries } from '../../data/deliveries-queries';
 import { deliveriesText } from './deliveries-text';
 import { DeliveryDetail } from './delivery-detail';
 import { DeliveryTable } from './delivery-table';
-import { useReadableErrors } from '../send-records/readable-errors';
 
 const t = deliveriesText;
 const LIMITS = [25, 100, 500, 1000];
@@ -48,7 +47,6 @@ function FindDelivery({ onFind }: { onFind: (id: number) => void }) {
 }
 
 export function DeliveriesScreen() {
-  const errorColors = useReadableErrors();
   const [status, setStatus] = useState('');
   const [maxRetries, setMaxRetries] = useState('');
   const [limit, setLimit] = useState('100');
@@ -66,7 +64,7 @@ export function DeliveriesScreen() {
   const filtered = status !== '' || maxRetries !== '';
 
   return (
-    <Stack gap="md" style={errorColors}>
+    <Stack gap="md">
       <PageHeader title={t.title} description={t.intro} />
       <Group align="flex-end" gap="md" role="group" aria-label={t.filters.label}>
         <NativeSelect label={t.filters.status} data={statusOptions} value={status} onChange={(e) => setStatus(e.currentTarget.value)} />

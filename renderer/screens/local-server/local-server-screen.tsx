@@ -9,15 +9,13 @@ import { localServerText } from './local-server-text';
 import { RequestLogSection } from './request-log-section';
 import { ServerSection } from './server-section';
 import { WebhookSection } from './webhook-section';
-import { useReadableErrors } from '../send-records/readable-errors';
 
 const t = localServerText;
 
 export function LocalServerScreen() {
-  const errorColors = useReadableErrors();
   const state = useLocalServerState();
   return (
-    <Stack gap="md" style={errorColors}>
+    <Stack gap="md">
       <PageHeader title={t.title} description={t.intro} />
       {state.error && <ErrorAlert error={state.error} />}
       {state.data && <ServerSection state={state.data} />}

@@ -10,14 +10,12 @@ import type { FormRow } from './record-fields';
 import { sendRecordsText } from './send-records-text';
 import { TerminationPanel } from './termination-panel';
 import { useBatchForm } from './use-batch-form';
-import { useReadableErrors } from './readable-errors';
 
 const t = sendRecordsText;
 type Tab = keyof typeof t.tabs;
 const TERMINATED = { employeeStatus: 'TERMINATED' } as const;
 
 export function SendRecordsScreen() {
-  const errorColors = useReadableErrors();
   const [tab, setTab] = useState<Tab>('census');
   const [loaded, setLoaded] = useState<{ kind: RecordKind; count: number }>();
   const census = useBatchForm('census', t.census.person);
@@ -38,7 +36,7 @@ export function SendRecordsScreen() {
     );
 
   return (
-    <Stack gap="md" style={errorColors}>
+    <Stack gap="md">
       <PageHeader title={t.title} description={t.intro} />
       <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted>
         <Tabs.List aria-label={t.tabsLabel}>
