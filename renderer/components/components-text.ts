@@ -1,5 +1,27 @@
 /** Words of the shared components. */
 export const componentsText = {
+  /** Census and receipt fields by their name in the records and the CSV template, as the forms label them. */
+  fieldLabels: {
+    lastName: 'Last name',
+    firstName: 'First name',
+    employeeRegistration: 'Employee registration',
+    hireDate: 'Hire date',
+    employeeStatus: 'Employee status',
+    eligibleForBenefits: 'Eligible for benefits',
+    payCycle: 'Pay cycle',
+    periodsPerYear: 'Pay periods per year',
+    grossAnnualSalary: 'Gross annual salary',
+    salaryPerPeriod: 'Salary per pay period',
+    standardHours: 'Standard hours per week',
+    hourlyRate: 'Hourly rate',
+    timeType: 'Full or part time',
+    payrollGroup: 'Payroll group',
+    payrollArea: 'Payroll area',
+    personnelSubArea: 'Personnel subarea',
+    ssn: 'SSN',
+    paymentDate: 'Payment date',
+    amount: 'Amount',
+  },
   problems: {
     line: 'Line',
     field: 'Field',

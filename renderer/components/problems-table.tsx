@@ -4,6 +4,24 @@ import type { RecordError } from '../../shared/imports.schema';
 import { componentsText } from './components-text';
 
 const t = componentsText.problems;
+const labels: Partial<Record<string, string>> = componentsText.fieldLabels;
+
+/**
+ * A field as the forms label it ("Hire date"), with its name in the records and the CSV template below it (`hireDate`,
+ * the column a clerk looks for in the file, the key an integration developer knows). Names that are no field of the
+ * template are shown as they came.
+ */
+function FieldCell({ field }: { field: string | undefined }) {
+  if (field === undefined) return <Table.Td />;
+  const label = Object.hasOwn(labels, field) ? labels[field] : undefined;
+  if (!label) return <Table.Td>{field}</Table.Td>;
+  return (
+    <Table.Td title={field}>
+      <span data-part="label">{label}</span>
+      <Text span display="block" size="xs" c="dimmed" ff="monospace" data-part="key">{field}</Text>
+    </Table.Td>
+  );
+}
 
 export function ProblemsTable({ problems, total, caption }: { problems: RecordError[]; total?: number; caption: string }) {
   const byRecord = problems.some((p) => p.line === undefined && p.index !== undefined);
@@ -23,7 +41,7 @@ export function ProblemsTable({ problems, total, caption }: { problems: RecordEr
             {problems.map((p, i) => (
               <Table.Tr key={`${p.line ?? p.index ?? ''}-${p.field ?? ''}-${i}`}>
                 <Table.Td>{p.line ?? (p.index !== undefined ? p.index + 1 : t.wholeFile)}</Table.Td>
-                <Table.Td>{p.field ?? ''}</Table.Td>
+                <FieldCell field={p.field} />
                 <Table.Td>{p.message}</Table.Td>
               </Table.Tr>
             ))}

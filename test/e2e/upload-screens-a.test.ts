@@ -82,8 +82,10 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
     await dialog.getByText('Why it was refused').waitFor();
     await dialog.getByText(/2 of 4 rows have problems/).waitFor();
     const table = dialog.getByRole('table', { name: 'Rows with problems' });
-    const lines = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-    expect(lines.map(([line, field]) => [line, field])).toEqual([['3', 'hireDate'], ['5', 'employeeStatus']]);
+    const lines = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) =>
+      [...td.querySelectorAll('[data-part]')].map((part) => part.textContent).join(' / ') || td.textContent)));
+    // The field as the forms label it, with the CSV column's name below it.
+    expect(lines.map(([line, field]) => [line, field])).toEqual([['3', 'Hire date / hireDate'], ['5', 'Employee status / employeeStatus']]);
     await visit(page, 'history-refused-detail');
 
     await dialog.getByRole('button', { name: 'Show in folder' }).click();

@@ -79,12 +79,15 @@ describe('HistoryScreen', () => {
     expect(within(dialog).getByText('Why it was refused')).toBeTruthy();
     expect(within(dialog).getByText(/2 of 5 rows have problems/)).toBeTruthy();
     const table = within(dialog).getByRole('table', { name: 'Rows with problems' });
-    const rows = within(table).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+    // A field reads as the forms label it, with the CSV column's name below it for whoever fixes the file.
+    const rows = within(table).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) =>
+      [...c.querySelectorAll('[data-part]')].map((part) => `${part.getAttribute('data-part')}: ${part.textContent}`).join(', ') || c.textContent));
     expect(rows).toEqual([
       ['Line', 'Field', 'Problem'],
-      ['3', 'hireDate', 'must be a date YYYY-MM-DD'],
-      ['5', 'ssn', 'must be 9 digits'],
+      ['3', 'label: Hire date, key: hireDate', 'must be a date YYYY-MM-DD'],
+      ['5', 'label: SSN, key: ssn', 'must be 9 digits'],
     ]);
+    expect(within(table).getByText('Hire date').closest('td')?.getAttribute('title')).toBe('hireDate');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Put back in the queue' }));
     expect(await within(dialog).findByText(/The file is back in the queue/)).toBeTruthy();
     expect(bridge.calls.some((c) => c.method === 'jobs.requeue')).toBe(true);
@@ -94,7 +97,9 @@ describe('HistoryScreen', () => {
 
   it('shows the row warnings of a file uploaded with them', async () => {
     const bridge = createMemoryBridge({ jobs: [makeJob({
-      name: 'census-warn.csv', state: 'uploaded', warningCount: 1, warnings: [{ line: 7, field: 'salary', message: 'must be a number' }],
+      name: 'census-warn.csv', state: 'uploaded', warningCount: 1, warnings: [
+        { line: 7, field: 'salary', message: 'must be a number' }, { line: 8, field: 'constructor', message: 'is not a column' },
+      ],
     })] });
     renderScreen(<HistoryScreen />, bridge);
     await userEvent.click(await screen.findByRole('button', { name: 'census-warn.csv' }));
@@ -102,6 +107,9 @@ describe('HistoryScreen', () => {
     expect(within(dialog).getByText(/1 row has a problem/)).toBeTruthy();
     const table = within(dialog).getByRole('table', { name: 'Rows with warnings' });
     expect(within(table).getByRole('cell', { name: '7' })).toBeTruthy();
+    // A name that is no field of the template is shown as it came.
+    expect(within(table).getByRole('cell', { name: 'salary' })).toBeTruthy();
+    expect(within(table).getByRole('cell', { name: 'constructor' })).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Put back in the queue' })).toBeNull();
   });
 

@@ -1,3 +1,5 @@
+import { componentsText } from '../../components/components-text';
+
 /** Every word the Send records screen shows, in one place for a later translation. */
 export const sendRecordsText = {
   title: 'Send records',
@@ -11,27 +13,8 @@ export const sendRecordsText = {
     json: 'JSON file',
   },
   fields: {
-    labels: {
-      lastName: 'Last name',
-      firstName: 'First name',
-      employeeRegistration: 'Employee registration',
-      hireDate: 'Hire date',
-      employeeStatus: 'Employee status',
-      eligibleForBenefits: 'Eligible for benefits',
-      payCycle: 'Pay cycle',
-      periodsPerYear: 'Pay periods per year',
-      grossAnnualSalary: 'Gross annual salary',
-      salaryPerPeriod: 'Salary per pay period',
-      standardHours: 'Standard hours per week',
-      hourlyRate: 'Hourly rate',
-      timeType: 'Full or part time',
-      payrollGroup: 'Payroll group',
-      payrollArea: 'Payroll area',
-      personnelSubArea: 'Personnel subarea',
-      ssn: 'SSN',
-      paymentDate: 'Payment date',
-      amount: 'Amount',
-    },
+    // One set of field labels for the whole app: History's problem tables name fields as these forms do.
+    labels: componentsText.fieldLabels,
     hints: {
       employeeRegistration: 'The employee number in your payroll system (up to 30 characters).',
       ssn: 'Written 123-45-6789.',
