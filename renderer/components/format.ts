@@ -1,4 +1,6 @@
 /** How numbers, sizes and times read on screen. */
+import { isRealDate } from '../../shared';
+
 const KB = 1024;
 
 export function formatBytes(bytes: number): string {
@@ -24,6 +26,22 @@ const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 export const formatDateTime = (ms: number) => dateTime.format(ms);
 export const formatTime = (ms: number) => time.format(ms);
+
+// A calendar date is the same day everywhere: its midnight UTC is formatted in UTC, never moved into the local zone
+// (where 2026-03-01T00:00:00Z is still February 28 west of Greenwich).
+const calendarDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+/**
+ * A calendar date (`YYYY-MM-DD`, or a reference date `YYYY-MM-DDT00:00:00Z`) in the clerk's locale, as the other
+ * dates read ("Mar 1, 2026"); anything else is shown as it came. `locale` is for tests.
+ */
+export function formatCalendarDate(value: string, locale?: string): string {
+  const day = value.slice(0, 10);
+  if (!isRealDate(day) || (value.length > 10 && !value.startsWith('T00:00:00', 10))) return value;
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const format = locale ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }) : calendarDate;
+  return format.format(Date.UTC(year, month - 1, date));
+}
 
 // One formatter for the app: toLocaleString() builds a new one on every call, which showed in profiles of a busy Queue.
 const integer = new Intl.NumberFormat();

@@ -10,7 +10,7 @@ import { HistoryScreen } from './history-screen';
 
 const refused = () => makeJob({
   name: 'census-bad.csv', state: 'rejected', lastError: '2 of 5 rows have problems, and row problems block uploads',
-  archivedPath: '/data/exports/rejected/census-bad.csv', warningCount: 2,
+  archivedPath: '/data/exports/rejected/census-bad.csv', warningCount: 2, referenceDate: '2026-03-01T00:00:00Z',
   warnings: [
     { line: 3, field: 'hireDate', message: 'must be a date YYYY-MM-DD' },
     { line: 5, field: 'ssn', message: 'must be 9 digits' },
@@ -88,6 +88,11 @@ describe('HistoryScreen', () => {
       ['5', 'label: SSN, key: ssn', 'must be 9 digits'],
     ]);
     expect(within(table).getByText('Hire date').closest('td')?.getAttribute('title')).toBe('hireDate');
+    // The reference date is a calendar day in the clerk's locale, like the other dates, not an ISO timestamp.
+    const facts = within(dialog).getByRole('rowheader', { name: 'Reference date' }).closest('tr')!;
+    const shown = within(facts).getByRole('cell').textContent;
+    expect(shown).toBe(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(2026, 2, 1)));
+    expect(shown).not.toMatch(/2026-03-01/);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Put back in the queue' }));
     expect(await within(dialog).findByText(/The file is back in the queue/)).toBeTruthy();
     expect(bridge.calls.some((c) => c.method === 'jobs.requeue')).toBe(true);

@@ -3,7 +3,7 @@ import { Alert, Button, Code, Drawer, Group, Loader, Stack, Table, Text } from '
 import { useQueryClient } from '@tanstack/react-query';
 import type { JobDetail } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes, formatCalendarDate, formatDateTime } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { ProblemsTable } from '../../components/problems-table';
 import { useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
@@ -19,7 +19,7 @@ function Facts({ job }: { job: JobDetail }) {
     [t.found, formatDateTime(job.foundAt)],
     ...(job.finishedAt ? [[t.finished, formatDateTime(job.finishedAt)] as [string, string]] : []),
     ...(job.fileType ? [[t.type, historyText.types[job.fileType]] as [string, string]] : []),
-    ...(job.referenceDate ? [[t.referenceDate, job.referenceDate.slice(0, 10)] as [string, string]] : []),
+    ...(job.referenceDate ? [[t.referenceDate, formatCalendarDate(job.referenceDate)] as [string, string]] : []),
     ...(job.importId ? [[t.importId, job.importId] as [string, string]] : []),
   ];
   return (
