@@ -44,7 +44,7 @@ export function QueueScreen() {
                 const job = items[row.index];
                 if (!job) return null;
                 return (
-                  <div key={row.key} role="listitem"
+                  <div key={row.key} role="listitem" data-index={row.index}
                     style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: row.size, transform: `translateY(${row.start - scrollMargin}px)` }}>
                     <QueueJobRow job={job} progress={progress[job.id]} />
                   </div>
