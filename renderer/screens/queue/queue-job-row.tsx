@@ -50,10 +50,18 @@ function RetryNow({ job }: { job: JobView }) {
   );
 }
 
+/** The core's reasons are clauses ("the service cannot be reached"); before "Next try at …" they read as a sentence. */
+function sentence(text: string | undefined): string {
+  const trimmed = text?.trim();
+  if (!trimmed) return '';
+  const start = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(start) ? start : `${start}.`;
+}
+
 function help(job: JobView, step: QueueStep): string {
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
   if (step === 'waiting') {
-    return [job.lastError, job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]
+    return [sentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]
       .filter(Boolean).join(' ');
   }
   return t.stepHelp[step];

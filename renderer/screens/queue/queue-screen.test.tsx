@@ -62,8 +62,10 @@ describe('QueueScreen', () => {
       expect.stringMatching(/census-a\.csv.*Found/),
       expect.stringMatching(/census-b\.csv.*Checking/),
       expect.stringMatching(/census-c\.csv.*Uploading/),
-      expect.stringMatching(/receipt-d\.csv.*Waiting to retry.*the service cannot be reached.*2 tries so far/),
+      expect.stringMatching(/receipt-d\.csv.*Waiting to retry.*2 tries so far/),
     ]);
+    // The core's reason reads as a sentence before the next one ("… reached. Next try at …").
+    expect(items[3]!.textContent).toMatch(/The service cannot be reached\. Next try at /);
     expect(screen.getByText('4 files in the queue')).toBeTruthy();
   });
 
