@@ -118,7 +118,17 @@ describe('Send records in Chromium', () => {
 
     await second.getByRole('textbox', { name: 'Employee registration' }).fill('E2E-201');
     await page.getByRole('button', { name: 'Send 2 people' }).click();
-    await page.getByRole('status').filter({ hasText: 'The service received 2 records.' }).waitFor({ timeout: 30_000 });
+    const sent = page.getByRole('status').filter({ hasText: 'The service received 2 records.' });
+    await sent.waitFor({ timeout: 30_000 });
+
+    // The next try is incomplete: its problems show, and the earlier success goes away rather than stand above them.
+    await first.getByRole('textbox', { name: 'Last name' }).fill('Moreau');
+    await page.getByRole('button', { name: 'Send 1 person' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Person 1: First name is required' }).waitFor();
+    expect(await sent.count()).toBe(0);
+    await screenshots(page, 'send-records-after-success-problems');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Start over' }).click();
   }, 120_000);
 
   it('takes receipts pasted from a spreadsheet, with the bad cell marked in its row', async () => {
