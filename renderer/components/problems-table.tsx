@@ -6,6 +6,14 @@ import { componentsText } from './components-text';
 const t = componentsText.problems;
 const labels: Partial<Record<string, string>> = componentsText.fieldLabels;
 
+const labelOf = (field: string | undefined) => (field !== undefined && Object.hasOwn(labels, field) ? labels[field] : undefined);
+
+/** The core's messages start with the field's key ("hireDate must be …"); beside its label they start with it too. */
+function messageOf(field: string | undefined, message: string): string {
+  const label = labelOf(field);
+  return label && field && message.startsWith(`${field} `) ? `${label}${message.slice(field.length)}` : message;
+}
+
 /**
  * A field as the forms label it ("Hire date"), with its name in the records and the CSV template below it (`hireDate`,
  * the column a clerk looks for in the file, the key an integration developer knows). Names that are no field of the
@@ -13,7 +21,7 @@ const labels: Partial<Record<string, string>> = componentsText.fieldLabels;
  */
 function FieldCell({ field }: { field: string | undefined }) {
   if (field === undefined) return <Table.Td />;
-  const label = Object.hasOwn(labels, field) ? labels[field] : undefined;
+  const label = labelOf(field);
   if (!label) return <Table.Td>{field}</Table.Td>;
   return (
     <Table.Td title={field}>
@@ -42,7 +50,7 @@ export function ProblemsTable({ problems, total, caption }: { problems: RecordEr
               <Table.Tr key={`${p.line ?? p.index ?? ''}-${p.field ?? ''}-${i}`}>
                 <Table.Td>{p.line ?? (p.index !== undefined ? p.index + 1 : t.wholeFile)}</Table.Td>
                 <FieldCell field={p.field} />
-                <Table.Td>{p.message}</Table.Td>
+                <Table.Td>{messageOf(p.field, p.message)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

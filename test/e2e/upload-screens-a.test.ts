@@ -85,7 +85,10 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
     const lines = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) =>
       [...td.querySelectorAll('[data-part]')].map((part) => part.textContent).join(' / ') || td.textContent)));
     // The field as the forms label it, with the CSV column's name below it.
-    expect(lines.map(([line, field]) => [line, field])).toEqual([['3', 'Hire date / hireDate'], ['5', 'Employee status / employeeStatus']]);
+    expect(lines).toEqual([
+      ['3', 'Hire date / hireDate', expect.stringMatching(/^Hire date must be /)],
+      ['5', 'Employee status / employeeStatus', expect.stringMatching(/^Employee status must be one of /)],
+    ]);
     await visit(page, 'history-refused-detail');
 
     await dialog.getByRole('button', { name: 'Show in folder' }).click();

@@ -12,7 +12,7 @@ const refused = () => makeJob({
   name: 'census-bad.csv', state: 'rejected', lastError: '2 of 5 rows have problems, and row problems block uploads',
   archivedPath: '/data/exports/rejected/census-bad.csv', warningCount: 2, referenceDate: '2026-03-01T00:00:00Z',
   warnings: [
-    { line: 3, field: 'hireDate', message: 'must be a date YYYY-MM-DD' },
+    { line: 3, field: 'hireDate', message: 'hireDate must be a date YYYY-MM-DD' },
     { line: 5, field: 'ssn', message: 'must be 9 digits' },
   ],
 });
@@ -84,7 +84,8 @@ describe('HistoryScreen', () => {
       [...c.querySelectorAll('[data-part]')].map((part) => `${part.getAttribute('data-part')}: ${part.textContent}`).join(', ') || c.textContent));
     expect(rows).toEqual([
       ['Line', 'Field', 'Problem'],
-      ['3', 'label: Hire date, key: hireDate', 'must be a date YYYY-MM-DD'],
+      // The core's message names the field by its key too; it reads with the label as well.
+      ['3', 'label: Hire date, key: hireDate', 'Hire date must be a date YYYY-MM-DD'],
       ['5', 'label: SSN, key: ssn', 'must be 9 digits'],
     ]);
     expect(within(table).getByText('Hire date').closest('td')?.getAttribute('title')).toBe('hireDate');
