@@ -85,6 +85,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function screenshots(page: Page, name: string): Promise<void> {
   // The header is fixed: a page scrolled by focusing a field would put it in the middle of a full-page picture.
   await page.evaluate(() => window.scrollTo(0, 0));
+  // A dialog still fading in is half transparent: its picture would show the page through it.
+  await page.waitForFunction(() => document.getAnimations()
+    .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 10_000 });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${colorScheme}.png`), fullPage: true });
