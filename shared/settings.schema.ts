@@ -1,4 +1,4 @@
-/** Settings of the desktop app and the headless command (decisions.md section 9). Pure: no Node APIs. */
+/** Settings of the desktop app and the headless command (docs/service-decisions.md §9). Pure: no Node APIs. */
 import { z } from 'zod';
 import type { FileTypeCode } from './files.schema';
 
