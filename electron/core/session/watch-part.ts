@@ -31,6 +31,8 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
   let mode: Mode = 'stopped';
   let watching: string | undefined;
   let present: boolean | undefined;
+  // While a watch opens, what it finds is said by the state it ends in, not as a change of its own.
+  let opening = false;
   // One change at a time: a start racing a stop would leave a watcher nobody owns.
   let chain: Promise<unknown> = Promise.resolve();
 
@@ -56,11 +58,14 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     if (!folder) throw new NotConfiguredError('No watched folder is set: choose the folder the payroll system exports to');
     await close();
     watching = folder;
+    opening = true;
     try {
       await options.open(folder);
     } catch (error) {
       watching = undefined;
       throw error;
+    } finally {
+      opening = false;
     }
   };
 
@@ -109,7 +114,7 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     presence(folder, now) {
       if (folder !== watching || now === present) return;
       present = now;
-      announce();
+      if (!opening) announce();
     },
   };
 }
