@@ -40,6 +40,8 @@ export type LocalServerPartOptions = {
   serverOptions?: Partial<StartOptions>;
   /** Something the clerk should know (e.g. the keychain could not keep the client). */
   warn(message: string): void;
+  /** Something that went wrong for the clerk's own client (a webhook delivery that failed after every retry). */
+  fail(message: string): void;
   changed(state: LocalServerState): void;
 };
 
@@ -88,6 +90,10 @@ export function createLocalServerPart(options: LocalServerPartOptions): LocalSer
       host: '127.0.0.1',
       dataDir: join(options.dataDir, LOCAL_SERVER_DIR),
       clients: [{ id: found.clientId, secret: found.clientSecret, scopes: [...SCOPES] }],
+      deliveryFailed: (failure) => {
+        if (failure.clientId !== found.clientId) return;
+        options.fail(`A webhook delivery failed after every retry: the ${failure.eventType} event ${failure.eventId} never reached ${failure.url}; see Deliveries, where it can be sent again`);
+      },
     });
     // Same address as last time when it is free: the Local profile, and the uploads queued for it, stay valid.
     const last = port === undefined ? lastPort(options.settings) : undefined;
