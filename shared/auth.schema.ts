@@ -1,4 +1,4 @@
-/** OAuth client credentials: scopes and the token response (decisions.md section 5). */
+/** OAuth client credentials: scopes and the token response (docs/service-decisions.md §5). */
 import { z } from 'zod';
 
 export const SCOPES = ['census:write', 'receipt:write', 'submissions:write', 'deliveries:read'] as const;

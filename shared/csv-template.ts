@@ -1,4 +1,4 @@
-/** The CSV template of decisions.md section 2: header checks and cell typing, shared by server and uploader. */
+/** The CSV template of docs/service-decisions.md §2: header checks and cell typing, shared by server and uploader. */
 import { CSV_COLUMNS, REQUIRED_COLUMNS } from './files.schema';
 import type { RecordKind } from './records.schema';
 import { RECORD_KINDS } from './records.schema';

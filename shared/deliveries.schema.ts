@@ -1,4 +1,4 @@
-/** Webhook delivery attempts and their audit query (spec "Delivery attempt", decisions.md section 6). */
+/** Webhook delivery attempts and their audit query (spec "Delivery attempt", docs/service-decisions.md §6). */
 import { z } from 'zod';
 import { LIMITS } from './limits';
 

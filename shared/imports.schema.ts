@@ -1,4 +1,4 @@
-/** Import lifecycle and results (decisions.md section 3). */
+/** Import lifecycle and results (docs/service-decisions.md §3). */
 import { z } from 'zod';
 import { RECORD_KINDS } from './records.schema';
 

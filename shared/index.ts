@@ -9,5 +9,6 @@ export * from './deliveries.schema';
 export * from './webhooks.schema';
 export * from './validation';
 export * from './csv-template';
+export * from './loopback';
 export * from './settings.schema';
 export * from './quick-row-check';

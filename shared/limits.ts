@@ -1,4 +1,4 @@
-/** Limits of the service, from the spec and decisions.md. One place for every number. */
+/** Limits of the service (docs/service-decisions.md §1 and §4 to §7). One place for every number. */
 export const LIMITS = {
   /** Direct JSON import body (census, receipt). */
   jsonBodyBytes: 5 * 1024 * 1024,

@@ -1,6 +1,7 @@
-/** Settings of the desktop app and the headless command (decisions.md section 9). Pure: no Node APIs. */
+/** Settings of the desktop app and the headless command (docs/service-decisions.md §9). Pure: no Node APIs. */
 import { z } from 'zod';
 import type { FileTypeCode } from './files.schema';
+import { isLoopbackHost } from './loopback';
 
 export const PROFILE_NAMES = ['local', 'sandbox', 'production'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -9,30 +10,19 @@ export const profileNameSchema = z.enum(PROFILE_NAMES);
 /** The local stand-in server's default address. */
 export const LOCAL_BASE_URL = 'http://127.0.0.1:8787';
 
-/** True for URLs whose host is a loopback address: 127.0.0.0/8, localhost or [::1]. */
-export function isLoopbackUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  // URL normalises IPv4 shorthands ("127.1") and IPv6 spellings ("[0:0::1]") before we look.
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 /** True for absolute POSIX, Windows drive or UNC paths: settings are read from any working directory. */
 export function isAbsolutePath(value: string): boolean {
   return value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value) || value.startsWith('\\\\');
 }
 
-const HTTPS_REQUIRED = 'https is required (plain http only for 127.0.0.0/8, localhost or [::1])';
+const HTTPS_REQUIRED = 'https is required (plain http only to this machine: 127.0.0.0/8, localhost or [::1])';
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+// abort: the refinements below parse the URL again, which throws on what z.url has already refused.
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL', abort: true });
 
 /** A service base URL: https, or plain http to a loopback host; never with a user name or password in it. */
 export const baseUrlSchema = httpUrl
-  .refine((url) => new URL(url).protocol === 'https:' || isLoopbackUrl(url), { error: HTTPS_REQUIRED })
+  .refine((url) => new URL(url).protocol === 'https:' || isLoopbackHost(new URL(url).hostname), { error: HTTPS_REQUIRED })
   .refine((url) => new URL(url).username === '' && new URL(url).password === '', {
     error: 'must not contain a user name or password (credentials belong in the keychain)',
   });

@@ -1,4 +1,4 @@
-/** Webhook events sent to the client's endpoint (decisions.md section 6). */
+/** Webhook events sent to the client's endpoint (docs/service-decisions.md §6). */
 import { z } from 'zod';
 import { recordErrorSchema } from './imports.schema';
 import { RECORD_KINDS } from './records.schema';

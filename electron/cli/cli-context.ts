@@ -1,10 +1,8 @@
 /** What the headless commands share: the settings file, the environment profile, the keychain. */
 import { PROFILE_NAMES, type ProfileName } from '../../shared/settings.schema';
-import { createApiClient, type ApiClient } from '../core/api';
-import { KeychainSecretStore, resolveCredentials } from '../core/credentials';
-import { createSettingsStore, requireBaseUrl, type SettingsStore } from '../core/settings';
+import { KeychainSecretStore } from '../core/credentials';
+import { createSettingsStore, type SettingsStore } from '../core/settings';
 import { appDataDir } from '../lib/app-data';
-import { createLogger } from '../lib/logger';
 import { UsageError } from './usage-error';
 
 export type CliContext = { dataDir: string; settings: SettingsStore; secrets: KeychainSecretStore };
@@ -30,15 +28,4 @@ export function usageErrors<T>(parse: () => T): T {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-/** An API client for a profile: base URL from --base-url or settings, credentials from env or keychain, proxy from settings. */
-export function apiFor(ctx: CliContext, profile: ProfileName, baseUrlOverride?: string, credentials?: () => Promise<{ clientId: string; clientSecret: string }>): ApiClient {
-  const settings = ctx.settings.get();
-  return createApiClient({
-    baseUrl: requireBaseUrl(settings, profile, baseUrlOverride, ctx.settings.path),
-    credentials: credentials ?? (() => resolveCredentials({ profile, settings: ctx.settings.get(), store: ctx.secrets })),
-    ...(settings.proxy ? { proxy: settings.proxy } : {}),
-    logger: createLogger('api'),
-  });
 }

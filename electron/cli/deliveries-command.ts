@@ -1,7 +1,9 @@
 /** `payroll-uploader deliveries`: the webhook delivery audit, as a table or JSON. */
 import { parseArgs } from 'node:util';
 import type { DeliveryAttempt } from '../../shared';
-import { apiFor, openCliContext, profileOf, usageErrors } from './cli-context';
+import { createLogger } from '../lib/logger';
+import { openCliContext, usageErrors } from './cli-context';
+import { openCliSession } from './cli-session';
 import { EXIT, UsageError } from './usage-error';
 
 export const DELIVERIES_USAGE = `Usage: payroll-uploader deliveries [--env E] [--base-url URL] [--status 1|2|3|PENDING|SUCCESS|FAILED] [--max-retries N] [--limit N] [--id N] [--json]
@@ -58,13 +60,13 @@ export async function deliveriesCommand(args: string[]): Promise<number> {
     throw new UsageError('--id shows one attempt: it does not go with --status, --max-retries or --limit');
   }
   const ctx = openCliContext();
-  const api = apiFor(ctx, profileOf(values.env, ctx.settings), values['base-url']);
+  const session = await openCliSession(ctx, { env: values.env, baseUrl: values['base-url'] }, createLogger('deliveries'));
   try {
-    const items = id !== undefined ? [await api.getDelivery(id)] : await api.listDeliveries(filter);
+    const items = id !== undefined ? [await session.getDelivery(id)] : await session.listDeliveries(filter);
     if (values.json) process.stdout.write(`${JSON.stringify(id !== undefined ? items[0] : items)}\n`);
     else process.stdout.write(items.length ? `${deliveriesTable(items)}\n` : 'no delivery attempts\n');
     return EXIT.ok;
   } finally {
-    api.close();
+    await session.close();
   }
 }

@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { LIMITS } from '../../shared';
 import { BatchValidationError } from '../core/queue';
 import { createLogger } from '../lib/logger';
-import { openAppSession } from './app-session';
 import { openCliContext, usageErrors } from './cli-context';
+import { openCliSession } from './cli-session';
 import { EXIT, UsageError } from './usage-error';
 
 export const SEND_USAGE = `Usage: payroll-uploader send census|receipt <file.json> [--env local|sandbox|production] [--base-url URL] [--json]
@@ -34,9 +34,9 @@ export async function sendCommand(args: string[]): Promise<number> {
   }
 
   const ctx = openCliContext();
-  const session = await openAppSession(ctx, { env: values.env, baseUrl: values['base-url'], files: false }, createLogger('send'));
+  const session = await openCliSession(ctx, { env: values.env, baseUrl: values['base-url'], files: false }, createLogger('send'));
   try {
-    const result = await session.app.sendBatch(kind, records);
+    const result = await session.sendBatch(kind, records);
     if (values.json) process.stdout.write(`${JSON.stringify({ batch: result.batch, created: result.created ?? null })}\n`);
     if (!result.created) {
       if (!values.json) process.stderr.write(`not sent: ${result.batch.error ?? result.batch.state}\n`);

@@ -7,8 +7,9 @@ import { parseArgs } from 'node:util';
 import { isCandidateName } from '../core/watcher';
 import { createLogger } from '../lib/logger';
 import { printableName } from '../lib/printable-name';
-import { openAppSession } from './app-session';
+import { baseUrlOf } from '../../shared/settings.schema';
 import { openCliContext, usageErrors } from './cli-context';
+import { openCliSession } from './cli-session';
 import { EXIT, UsageError } from './usage-error';
 import { attachOutput } from './watch-output';
 
@@ -68,19 +69,19 @@ export async function watchCommand(args: string[]): Promise<number> {
   const logger = createLogger('watch');
   const json = Boolean(values.json);
   let detach: () => void = () => undefined;
-  const session = await openAppSession(ctx, {
-    env: values.env, baseUrl: values['base-url'], embedLocal: true,
+  const session = await openCliSession(ctx, {
+    env: values.env, baseUrl: values['base-url'], folder, embedLocal: true,
     ...(values.once ? { retry: { giveUp: true, failAfter: 5, maxMs: 30_000 } } : {}),
   }, logger, (opened) => {
     detach = attachOutput(opened, { json, tty: Boolean(process.stderr.isTTY) && !json });
   });
-  const { app } = session;
+  const profile = session.profile();
   // In local mode the clerk sees what the service made of each file: rows accepted and refused, with reasons.
   const results = new Set<Promise<void>>();
-  if (session.embedded || app.profile === 'local') {
-    app.on('result', (job) => {
+  if (profile === 'local') {
+    session.on('result', (job) => {
       if (job.state !== 'uploaded' || !job.importId) return;
-      const shown = app.importResult(job.importId).then((result) => {
+      const shown = session.importResult(job.importId).then((result) => {
         if (!result) return;
         if (json) process.stdout.write(`${JSON.stringify({ event: 'import', at: new Date().toISOString(), data: result })}\n`);
         else process.stdout.write(`${describeImport(job, result)}\n`);
@@ -89,6 +90,9 @@ export async function watchCommand(args: string[]): Promise<number> {
       void shown.finally(() => results.delete(shown));
     });
   }
+  // A scheduled run counts the files there now; each is done once the watcher has handed it over.
+  const pending = values.once ? await candidates(folder) : new Set<string>();
+  session.on('taken', ({ path }) => pending.delete(path));
   let interrupted = false;
   const stopped = new Promise<void>((done) => {
     const onSignal = () => {
@@ -98,8 +102,8 @@ export async function watchCommand(args: string[]): Promise<number> {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });
-  const sayInterrupted = () => {
-    const open = app.unfinished();
+  const sayInterrupted = async () => {
+    const open = (await session.queue()).unfinished();
     if (open.length === 0) return;
     const names = open.slice(0, 5).map((job) => printableName(job.name)).join(', ');
     process.stderr.write(`interrupted: ${open.length} file(s) not finished (${names}${open.length > 5 ? ', ...' : ''}); they resume at the next start\n`);
@@ -107,30 +111,27 @@ export async function watchCommand(args: string[]): Promise<number> {
   try {
     if (!values.once) {
       if (!info?.isDirectory()) process.stderr.write(`${folder} does not exist yet; waiting for it\n`);
-      await app.watch(folder);
-      logger.info(`watching ${folder} (${app.profile}, ${app.baseUrl}); Ctrl+C stops`);
+      await session.watch.start();
+      logger.info(`watching ${folder} (${profile}, ${baseUrlOf(session.settings(), profile) ?? ''}); Ctrl+C stops`);
       await stopped;
-      sayInterrupted();
+      await sayInterrupted();
       return EXIT.ok;
     }
-    const pending = await candidates(folder);
-    const watcher = await app.watch(folder);
-    watcher.on('stable', (file) => pending.delete(file.path));
-    watcher.on('refused', (file) => pending.delete(file.path));
+    await session.watch.start();
     // A scheduled run must end: a file still changing after this long is left for the next run.
     const deadline = Date.now() + Number(maxWait) * 1000;
     while (pending.size > 0 && Date.now() < deadline && !interrupted) {
       await new Promise((r) => setTimeout(r, 250));
       for (const path of pending) if (!(await lstat(path).catch(() => undefined))) pending.delete(path);
     }
-    await app.stopWatching();
-    await Promise.race([app.idle(), stopped]);
+    await session.watch.stop();
+    await Promise.race([session.idle(), stopped]);
     if (interrupted) {
-      sayInterrupted();
+      await sayInterrupted();
       return EXIT.failure;
     }
     await Promise.race([Promise.allSettled([...results]), stopped]);
-    const failures = app.failures();
+    const failures = (await session.queue()).failures();
     for (const path of pending) process.stderr.write(`not taken: ${path} was still changing after ${maxWait} s; it stays in place for the next run\n`);
     if (!json) {
       // Refused files were said when they were filed away; here only what is left unfinished.

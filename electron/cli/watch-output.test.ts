@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AppEvents, PayrollApp } from '../core/app';
 import type { Job } from '../core/queue';
+import type { SessionEvents } from '../core/session';
 import { createLogger } from '../lib/logger';
 import { createTypedEmitter } from '../lib/typed-emitter';
 import { attachOutput, describeResult } from './watch-output';
@@ -26,10 +26,10 @@ describe('watch output', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('a log line clears the progress bar first, so it never lands in the middle of the bar', () => {
-    const events = createTypedEmitter<AppEvents>(() => undefined);
+    const events = createTypedEmitter<SessionEvents>(() => undefined);
     const out = sink();
     const err = sink();
-    const detach = attachOutput({ on: events.on } as unknown as PayrollApp, { json: false, tty: true }, out.stream, err.stream);
+    const detach = attachOutput({ on: events.on }, { json: false, tty: true }, out.stream, err.stream);
     const written: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       written.push(`${err.text().length}:${String(chunk)}`);
@@ -46,10 +46,10 @@ describe('watch output', () => {
   });
 
   it('says each outcome once, with the row warnings and their line numbers', () => {
-    const events = createTypedEmitter<AppEvents>(() => undefined);
+    const events = createTypedEmitter<SessionEvents>(() => undefined);
     const out = sink();
     const err = sink();
-    const detach = attachOutput({ on: events.on } as unknown as PayrollApp, { json: false, tty: false }, out.stream, err.stream);
+    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream);
     const done = job({
       archivedAt: Date.now(), archivedPath: '/f/uploaded/census.csv', importId: 'imp-1', warningCount: 1,
       warnings: [{ line: 7, message: 'hireDate: not a real date' }], warningsPath: '/f/uploaded/census.warnings.txt',
@@ -61,5 +61,18 @@ describe('watch output', () => {
     expect(out.text()).toContain('line 7: hireDate: not a real date');
     expect(out.text()).toContain('/f/uploaded/census.warnings.txt');
     expect(describeResult(job({ state: 'rejected', lastError: 'the file is empty' }))).toMatch(/rejected\s+census\.csv: the file is empty/);
+  });
+
+  it('says when the watched folder goes and comes back, not its state at the start', () => {
+    const events = createTypedEmitter<SessionEvents>(() => undefined);
+    const out = sink();
+    const err = sink();
+    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream);
+    events.emit('folder', { folder: '/f', state: 'missing' });
+    events.emit('folder', { folder: '/f', state: 'watching' });
+    events.emit('folder', { folder: '/f', state: 'missing' });
+    events.emit('folder', { folder: '/f', state: 'watching' });
+    detach();
+    expect(err.text()).toBe('the folder /f is back; watching again\nthe folder /f is gone; waiting for it to come back\nthe folder /f is back; watching again\n');
   });
 });

@@ -1,6 +1,6 @@
 /** What `watch` shows: a progress bar on a terminal, one line per result otherwise, or JSON lines with --json. */
-import type { AppEvents, PayrollApp } from '../core/app';
 import type { Job } from '../core/queue';
+import type { Session, SessionEvents } from '../core/session';
 import { setBeforeLogLine } from '../lib/logger';
 import { printableName } from '../lib/printable-name';
 
@@ -25,13 +25,16 @@ export function describeResult(job: Job): string {
   return lines.join('\n');
 }
 
-export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolean }, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): () => void {
+/** The events `watch` shows, by the names its `--json` lines give them. */
+const JSON_EVENTS = { job: 'job', progress: 'progress', result: 'result', batch: 'batch', folder: 'folder', ignored: 'ignored', warning: 'notice', error: 'error' } as const;
+
+export function attachOutput(session: Pick<Session, 'on'>, mode: { json: boolean; tty: boolean }, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): () => void {
   const offs: (() => void)[] = [];
   if (mode.json) {
-    for (const name of ['job', 'progress', 'result', 'batch', 'folder', 'ignored', 'notice', 'error'] as const) {
-      offs.push(app.on(name, (payload: AppEvents[typeof name]) => {
+    for (const [name, shown] of Object.entries(JSON_EVENTS) as [keyof typeof JSON_EVENTS, string][]) {
+      offs.push(session.on(name, (payload: SessionEvents[typeof name]) => {
         const data = payload instanceof Error ? { message: payload.message } : typeof payload === 'string' ? { message: payload } : payload;
-        out.write(`${JSON.stringify({ event: name, at: new Date().toISOString(), data })}\n`);
+        out.write(`${JSON.stringify({ event: shown, at: new Date().toISOString(), data })}\n`);
       }));
     }
     return () => offs.forEach((off) => off());
@@ -44,9 +47,9 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
   // Log lines clear the bar first; the next progress event draws it again.
   if (mode.tty) setBeforeLogLine(clearBar);
   const names = new Map<number, string>();
-  offs.push(app.on('job', (job) => names.set(job.id, printableName(job.name))));
+  offs.push(session.on('job', (job) => names.set(job.id, printableName(job.name))));
   if (mode.tty) {
-    offs.push(app.on('progress', (p) => {
+    offs.push(session.on('progress', (p) => {
       const share = p.total > 0 ? Math.min(1, p.bytes / p.total) : 1;
       const filled = Math.round(share * BAR);
       err.write(`\r\x1b[2K${p.phase === 'hashing' ? 'checking ' : 'uploading'} [${'='.repeat(filled)}${' '.repeat(BAR - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ${names.get(p.id) ?? ''}`);
@@ -54,7 +57,7 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
     }));
   }
   const said = new Set<number>();
-  offs.push(app.on('result', (job) => {
+  offs.push(session.on('result', (job) => {
     // Each outcome is said once (a restart may report a job filed away before it again).
     if (said.has(job.id)) return;
     said.add(job.id);
@@ -62,19 +65,29 @@ export function attachOutput(app: PayrollApp, mode: { json: boolean; tty: boolea
     // A refusal is a failure: on standard error, like every other failure.
     (job.state === 'rejected' ? err : out).write(`${describeResult(job)}\n`);
   }));
-  offs.push(app.on('folder', ({ folder, present }) => {
-    clearBar();
-    err.write(present ? `the folder ${folder} is back; watching again\n` : `the folder ${folder} is gone; waiting for it to come back\n`);
+  // Said when the watched folder goes or comes back; the command itself says a folder missing at the start.
+  let lastState: string | undefined;
+  offs.push(session.on('folder', ({ folder, state }) => {
+    const before = lastState;
+    lastState = state;
+    if (folder === undefined || before === undefined) return;
+    if (state === 'missing' && before === 'watching') {
+      clearBar();
+      err.write(`the folder ${printableName(folder)} is gone; waiting for it to come back\n`);
+    } else if (state === 'watching' && before === 'missing') {
+      clearBar();
+      err.write(`the folder ${printableName(folder)} is back; watching again\n`);
+    }
   }));
-  offs.push(app.on('ignored', ({ name }) => {
+  offs.push(session.on('ignored', ({ name }) => {
     clearBar();
     err.write(`ignored: ${printableName(name)} is not a .csv export\n`);
   }));
-  offs.push(app.on('notice', (text) => {
+  offs.push(session.on('warning', (text) => {
     clearBar();
     err.write(`${text}\n`);
   }));
-  offs.push(app.on('error', (error) => {
+  offs.push(session.on('error', (error) => {
     clearBar();
     err.write(`warning: ${error.message}\n`);
   }));

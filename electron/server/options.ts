@@ -22,7 +22,12 @@ export type ServerOptions = {
   logger?: Logger;
   /** Writes the one-time credentials notice (default: stderr). */
   notice?: (line: string) => void;
+  /** Told when a webhook event's every automatic attempt failed (the desktop app notifies the clerk). */
+  deliveryFailed?: (failure: DeliveryFailure) => void;
 };
+
+/** A webhook event that stays FAILED after its last automatic retry. */
+export type DeliveryFailure = { clientId: string; eventId: string; eventType: string; url: string };
 
 export const SERVER_DEFAULTS = {
   host: '127.0.0.1',

@@ -202,6 +202,20 @@ describe('bridge handlers on a real session', () => {
     expect(await fails('deliveries.redeliver', { id: 99_999 })).toMatchObject({ code: 'not_found' });
     expect(await fails('deliveries.get', { id: 99_999 })).toMatchObject({ code: 'service_error', status: 404 });
 
+    // A delivery that fails after every retry is told to the clerk (the desktop app makes it an OS notification).
+    const errors: string[] = [];
+    const off = engine.session.on('error', (error) => errors.push(error.message));
+    receiver.setFallback({ status: 500 });
+    try {
+      await ok('batches.send', { kind: 'census', records: [censusRow(21)] });
+      const told = await until('the failed delivery to be told', () => Promise.resolve(errors.find((m) => /webhook delivery failed after every retry/.test(m))));
+      expect(told).toMatch(/import\.processed event msg_\S+ never reached http:\/\/127\.0\.0\.1:\d+/);
+      expect((await ok('deliveries.list', { status: 3 })).items.length).toBeGreaterThan(0);
+    } finally {
+      off();
+      receiver.setFallback({ status: 200 });
+    }
+
     const log = await ok('localServer.requestLog', { limit: 5 });
     expect(log.items.length).toBe(5);
     expect(log.items.every((entry) => entry.method.length > 0 && entry.status >= 100)).toBe(true);

@@ -93,6 +93,28 @@ describe('payroll-uploader watch, send and deliveries', () => {
     }
   }, 60_000);
 
+  it('watch --env local starts the embedded local server through the session, shows processing results, and keeps its address', async () => {
+    await freshEnv();
+    const dir = await folder();
+    await writeFile(join(dir, 'census-embedded-1.csv'), censusCsv('embedded-1'));
+    const first = await runCli(['watch', dir, '--env', 'local', '--once'], env);
+    expect(first.stderr).not.toMatch(/failed/);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/processed census-embedded-1\.csv \(import [^)]+\): 2 row\(s\) accepted, 0 refused/);
+    const settingsFile = join(env.PAYROLL_DATA_DIR as string, 'settings.json');
+    const local = () => readFile(settingsFile, 'utf8').then((text) => (JSON.parse(text) as { profiles: { local: { baseUrl: string; clientId: string } } }).profiles.local);
+    const pointed = await local();
+    expect(pointed.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(pointed.clientId).toBe('payroll-uploader-app');
+    // The next run listens on the same address when it is free: the Local profile stays valid between runs.
+    await writeFile(join(dir, 'census-embedded-2.csv'), censusCsv('embedded-2'));
+    const second = await runCli(['watch', dir, '--env', 'local', '--once'], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/processed census-embedded-2\.csv/);
+    expect((await local()).baseUrl).toBe(pointed.baseUrl);
+    expect((await listFiles(dir)).filter((f) => f.startsWith('uploaded/'))).toHaveLength(2);
+  }, 120_000);
+
   it('takes 20 files dropped at once, each uploaded exactly once, sharing handshakes', async () => {
     await freshEnv();
     const dir = await folder();

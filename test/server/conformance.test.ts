@@ -1,5 +1,5 @@
 /**
- * Black-box conformance of the `server` command against service-spec.md and decisions.md: each block runs
+ * Black-box conformance of the `server` command against the service as docs/service-decisions.md states it: each block runs
  * the real CLI process and speaks only HTTP to it, as an outside checker would. Only what the other server
  * tests do not already cover is here (flags honoured end to end, OAuth answer order, 415/404/405 edges,
  * the retry budget, restarts, shutdown, binding).

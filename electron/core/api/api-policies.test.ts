@@ -2,17 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from './api-errors';
 import { createProxyResolver, matchesNoProxy } from './proxy-config';
 import { backoffDelay, isRetryable, parseRetryAfter, withRetries } from './retry-policy';
-import { isLoopbackHost, joinUrl } from './url-policy';
+import { baseUrlSchema } from '../../../shared/settings.schema';
+import { checkUrl, joinUrl } from './url-policy';
 
 const apiError = (status: number, retryAfterMs?: number) =>
   new ApiError({ status, title: 't', messages: [], request: 'GET /x', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
 
-describe('loopback hosts', () => {
-  it.each(['127.0.0.1', '127.255.0.9', 'localhost', 'LOCALHOST', '[::1]', '::1', new URL('http://[::ffff:127.0.0.1]').hostname])('%s is loopback', (h) => {
-    expect(isLoopbackHost(h)).toBe(true);
-  });
-  it.each(['128.0.0.1', '10.0.0.1', 'localhost.example.com', '127.example.com', '[::2]', new URL('http://[::ffff:10.0.0.1]').hostname])('%s is not', (h) => {
-    expect(isLoopbackHost(h)).toBe(false);
+describe('plain http', () => {
+  const clientTakes = (url: string) => {
+    try {
+      checkUrl(url, 'the base URL');
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // The settings screen and the client decide alike: a base URL the settings accept is one the client talks to.
+  it.each([
+    ['http://127.0.0.1:8787', true], ['http://127.1', true], ['http://LOCALHOST./', true], ['http://[::1]:8080', true],
+    ['http://[::ffff:127.0.0.1]', true], ['https://payroll.example.com', true],
+    ['http://127.0.0.1.evil.com', false], ['http://localhost.evil.com', false], ['http://0.0.0.0', false], ['http://[::]', false],
+    ['http://[::ffff:10.0.0.1]', false], ['http://10.0.0.1', false],
+  ] as const)('%s: %s in the client and in the settings', (url, allowed) => {
+    expect(clientTakes(url)).toBe(allowed);
+    expect(baseUrlSchema.safeParse(url).success).toBe(allowed);
   });
 });
 

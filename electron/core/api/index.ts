@@ -1,6 +1,5 @@
 export * from './api-errors';
 export * from './api-client';
-export { isLoopbackHost } from './url-policy';
 export { ProxyConfigError } from './proxy-config';
 export { DEFAULT_RETRY } from './retry-policy';
 export type { RetryOptions } from './retry-policy';

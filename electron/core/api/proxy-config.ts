@@ -6,7 +6,7 @@
  * go through an environment proxy, since a proxy cannot reach this machine's loopback anyway.
  */
 import { BlockList, isIP } from 'node:net';
-import { isLoopbackHost } from './url-policy';
+import { isLoopbackHost } from '../../../shared/loopback';
 
 export type ProxyEnv = Readonly<Record<string, string | undefined>>;
 /** The proxy to use for a target, or undefined to connect directly. */

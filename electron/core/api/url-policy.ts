@@ -1,19 +1,6 @@
 /** Which addresses the client talks to: HTTPS anywhere, plain HTTP only to this machine (docs/service-decisions.md §7). */
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '../../../shared/loopback';
 import { InsecureUrlError } from './api-errors';
-
-/** 127.0.0.0/8, ::1 (also IPv4-mapped), and `localhost`. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost') return true;
-  const family = isIP(host);
-  if (family === 4) return host.startsWith('127.');
-  if (family === 6) {
-    // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
-    return host === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host) || /^::ffff:127\./.test(host);
-  }
-  return false;
-}
 
 /** Parses `raw` and throws InsecureUrlError unless it is https, or http to a loopback host. */
 export function checkUrl(raw: string, what: string): URL {

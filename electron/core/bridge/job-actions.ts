@@ -1,6 +1,6 @@
 /** What the clerk can do with one job beyond looking at it: its error report, re-queue a fixed file. */
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { errorCode } from '../../lib/fs-errors';
 import { freeTarget, moveNoClobber } from '../queue/archive';
 import type { Job, UploadQueue } from '../queue';
@@ -36,8 +36,10 @@ export async function readErrorFile(job: Job): Promise<{ path: string; text: str
 }
 
 /**
- * Moves a refused file the clerk fixed from rejected/ back to the folder it was found in (never over another file:
- * a clash gets a numbered name) and queues it again as a new job. Its old error report stays in rejected/.
+ * Moves a refused file the clerk fixed from rejected/ back to where the uploader read it (never over another file: a
+ * clash gets a numbered name) and queues it again as a new job. A file that was claimed in a shared folder goes back
+ * into this uploader's claim folder, still claimed, so no other uploader takes it too. Its old error report stays in
+ * rejected/.
  */
 export async function requeueJob(queue: UploadQueue, job: Job): Promise<Job> {
   if (job.state !== 'rejected' || !job.archivedPath) {
@@ -51,10 +53,14 @@ export async function requeueJob(queue: UploadQueue, job: Job): Promise<Job> {
     throw error;
   }
   if (!source.isFile()) throw new ConflictError(`${job.archivedPath} is not a file`);
-  const target = await freeTarget(dirname(job.path), job.name, false);
+  const folder = dirname(job.path);
+  // Made like the claims make it: other uploaders of the share must be able to take over a dead one's claims.
+  if (job.claimedFrom) await mkdir(folder, { recursive: true });
+  const target = await freeTarget(folder, job.name, false);
   await moveNoClobber(job.archivedPath, target);
   const moved = await stat(target);
-  const added = queue.add({ path: target, name: basename(target), size: moved.size, mtimeMs: moved.mtimeMs });
+  const claimedFrom = job.claimedFrom ? join(dirname(job.claimedFrom), basename(target)) : undefined;
+  const added = queue.add({ path: target, name: basename(target), size: moved.size, mtimeMs: moved.mtimeMs, ...(claimedFrom ? { claimedFrom } : {}) });
   if (!added) throw new ConflictError(`${basename(target)} is already in the queue`);
   return added;
 }

@@ -6,7 +6,8 @@ import type { JobListItem } from '../queue/job-query';
 
 export function toJobView(job: JobListItem): JobView {
   return {
-    id: job.id, name: job.name, path: job.path, size: job.size, state: job.state,
+    // Where the clerk put the file, not the uploader's claimed copy in `.processing/`.
+    id: job.id, name: job.name, path: job.claimedFrom ?? job.path, size: job.size, state: job.state,
     ...(job.resumeState ? { resumeState: job.resumeState } : {}),
     ...(isOutcome(job.state) ? { outcome: job.state } : {}),
     finished: job.archivedAt !== undefined,

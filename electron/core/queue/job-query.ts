@@ -73,7 +73,7 @@ INSERT INTO job_names(job_names) VALUES ('rebuild');
 `;
 
 const COLUMNS = `id, path, name, size, state, resume_state, created_at, state_changed_at, next_attempt_at, attempts, last_error,
-  warning_count, md5, file_type, reference_date, found_day, import_id, uploaded_at, archived_path, archived_at`;
+  warning_count, md5, file_type, reference_date, found_day, import_id, uploaded_at, archived_path, archived_at, claimed_from`;
 
 const ORDER: Record<JobSortKey, string> = {
   foundAt: 'created_at', name: 'name COLLATE NOCASE', state: 'state', size: 'size',
@@ -86,6 +86,7 @@ const FIELDS: Record<string, keyof JobListItem> = {
   state_changed_at: 'stateChangedAt', next_attempt_at: 'nextAttemptAt', attempts: 'attempts', last_error: 'lastError',
   warning_count: 'warningCount', md5: 'md5', file_type: 'fileType', reference_date: 'referenceDate', found_day: 'foundDay',
   import_id: 'importId', uploaded_at: 'uploadedAt', archived_path: 'archivedPath', archived_at: 'archivedAt',
+  claimed_from: 'claimedFrom',
 };
 
 function toItem(row: Row): JobListItem {

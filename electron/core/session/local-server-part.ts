@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { SCOPES } from '../../../shared';
 import type { LocalServerState } from '../../../shared/bridge';
 import type { Logger } from '../../lib/logger';
-import { describeError } from '../../lib/fs-errors';
+import { describeError, errorCode } from '../../lib/fs-errors';
 import { findClient } from '../../server/auth/clients';
 import type { RunningServer, StartOptions } from '../../server/server';
 import { startServer } from '../../server/server';
@@ -40,6 +40,8 @@ export type LocalServerPartOptions = {
   serverOptions?: Partial<StartOptions>;
   /** Something the clerk should know (e.g. the keychain could not keep the client). */
   warn(message: string): void;
+  /** Something that went wrong for the clerk's own client (a webhook delivery that failed after every retry). */
+  fail(message: string): void;
   changed(state: LocalServerState): void;
 };
 
@@ -59,6 +61,14 @@ async function appClient(options: LocalServerPartOptions): Promise<AppClient> {
   }
 }
 
+/** The port the app's own server had when the Local profile was last pointed at it. */
+function lastPort(settings: SettingsStore): number | undefined {
+  const saved = settings.get().profiles.local;
+  if (saved.clientId !== APP_LOCAL_CLIENT_ID || !saved.baseUrl) return undefined;
+  const url = new URL(saved.baseUrl);
+  return url.hostname === '127.0.0.1' && url.port ? Number(url.port) : undefined;
+}
+
 export function createLocalServerPart(options: LocalServerPartOptions): LocalServerPart {
   let server: RunningServer | undefined;
   let client: AppClient | undefined;
@@ -72,15 +82,28 @@ export function createLocalServerPart(options: LocalServerPartOptions): LocalSer
 
   const start = async (port?: number): Promise<LocalServerState> => {
     const found = await appClient(options);
-    const started = await startServer({
-      port: port ?? 0,
+    const listen = (on: number) => startServer({
+      port: on,
       logger: options.logger,
       notice: (line) => options.logger.info(line),
       ...options.serverOptions,
       host: '127.0.0.1',
       dataDir: join(options.dataDir, LOCAL_SERVER_DIR),
       clients: [{ id: found.clientId, secret: found.clientSecret, scopes: [...SCOPES] }],
+      deliveryFailed: (failure) => {
+        if (failure.clientId !== found.clientId) return;
+        options.fail(`A webhook delivery failed after every retry: the ${failure.eventType} event ${failure.eventId} never reached ${failure.url}; see Deliveries, where it can be sent again`);
+      },
     });
+    // Same address as last time when it is free: the Local profile, and the uploads queued for it, stay valid.
+    const last = port === undefined ? lastPort(options.settings) : undefined;
+    const started = last === undefined
+      ? await listen(port ?? 0)
+      : await listen(last).catch((error: unknown) => {
+        if (errorCode(error) !== 'EADDRINUSE') throw error;
+        options.logger.info(`port ${last} is taken now; the local server listens on another one`);
+        return listen(0);
+      });
     server = started;
     client = found;
     // Points the Local profile at it, so every part (and the CLI's --env local) talks to this server.

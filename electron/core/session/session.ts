@@ -1,10 +1,14 @@
 /**
  * The session service: one object the CLI, the Electron engine and browser mode all use. Its parts start on demand:
- * the upload queue and its journal, the folder watcher, an API client per profile, the embedded local server. It never
+ * the upload pipeline (queue, claims, watcher), an API client per profile, the embedded local server. It never
  * throws for a missing base URL at birth: a part that needs one answers NotConfiguredError when it is asked for.
+ *
+ * Uploads are pinned to a service: the pipeline is opened for the active profile's base URL and sends only the jobs
+ * queued for it; when the profile or its base URL changes, the pipeline is closed (in-flight uploads resume later,
+ * for their own service) and opened again for the new one.
  */
 import { join } from 'node:path';
-import type { DeliveryAttempt, RecordKind } from '../../../shared';
+import type { DeliveryAttempt, ImportResult, RecordKind } from '../../../shared';
 import type { FolderState, LocalServerState } from '../../../shared/bridge';
 import type { ProfileName, Settings, SettingsPatch } from '../../../shared/settings.schema';
 import { baseUrlOf } from '../../../shared/settings.schema';
@@ -15,14 +19,18 @@ import type { RunningServer, StartOptions } from '../../server/server';
 import { createApiClient, type ApiClient, type DeliveriesFilter } from '../api';
 import { resolveCredentials, type SecretStore } from '../credentials';
 import {
-  JOURNAL_FILE, createUploadQueue, type BatchJob, type BatchResult, type Job, type JobProgress, type QueueApi,
+  JOURNAL_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
   type RetryPolicy, type UploadQueue,
 } from '../queue';
-import { requireBaseUrl, MissingBaseUrlError, type SettingsStore } from '../settings';
+import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
 import { createLocalServerPart, type AppClient } from './local-server-part';
 import { NotConfiguredError } from './session-errors';
+import { openUploaderPart, type UploaderEvents, type UploaderPart } from './uploader-part';
 import { createWatchPart } from './watch-part';
+
+/** How the journal names the embedded local server: it may listen on another port next time but is the same service. */
+export const EMBEDDED_SERVICE = 'embedded://local-server';
 
 export type SessionEvents = {
   /** A job changed state. */
@@ -33,9 +41,13 @@ export type SessionEvents = {
   batch: BatchJob;
   folder: FolderState;
   localServer: LocalServerState;
+  /** A file in the watched folder that is not a CSV export (said once per file). */
+  ignored: { path: string; name: string };
+  /** The watcher handed a file at this path to the queue (stable, or refused unread). */
+  taken: { path: string };
   /** Something went wrong that the clerk should know about; work goes on. */
   error: Error;
-  /** A message for the clerk that is not a failure. */
+  /** A message for the clerk that is not a failure ("resuming 2 uploads from the last run"). */
   warning: string;
 };
 
@@ -50,6 +62,10 @@ export type SessionOptions = {
   logger?: Logger;
   /** Options of the embedded local server (tests shorten its delivery retries). */
   localServer?: Partial<StartOptions>;
+  /** false: manual batches only (the `send` command): file jobs are neither taken nor resumed, no lock. Default true. */
+  files?: boolean;
+  /** A claim of a dead uploader in a shared folder is taken over after this long. Default 120 s. */
+  claimTimeoutMs?: number;
 };
 
 export type Session = {
@@ -64,11 +80,18 @@ export type Session = {
   switchProfile(profile: ProfileName): Promise<Settings>;
   /** The API client of a profile (default the active one); NotConfiguredError without a base URL. */
   api(profile?: ProfileName): ApiClient;
-  /** The upload queue, opened and resumed on first use. */
+  /** The upload queue of the active service, opened and resumed on first use (LockedError: another uploader has it). */
   queue(): Promise<UploadQueue>;
+  /** Resolves once files being claimed are journaled and the queue is idle. */
+  idle(): Promise<void>;
   sendBatch(kind: RecordKind, records: unknown): Promise<BatchResult>;
   listDeliveries(filter?: DeliveriesFilter): Promise<DeliveryAttempt[]>;
   getDelivery(id: number): Promise<DeliveryAttempt>;
+  /**
+   * The processing result of an import once processing has ended (PROCESSED or REJECTED), polling every second for up
+   * to `waitMs`; undefined if it is still queued then. Local server only (`/local/v1/imports/{id}`).
+   */
+  importResult(id: string, waitMs?: number): Promise<ImportResult | undefined>;
   readonly credentials: CredentialsPart;
   readonly watch: {
     state(): FolderState;
@@ -93,14 +116,22 @@ export type Session = {
   close(): Promise<void>;
 };
 
+/** Where uploads go now: the active profile and its base URL, and how the journal names that service. */
+type Target = { profile: ProfileName; url?: string; service?: JobService };
+
+const sameTarget = (a: Target, b: Target): boolean =>
+  a.profile === b.profile && a.url === b.url && a.service?.baseUrl === b.service?.baseUrl;
+
 export function createSession(options: SessionOptions): Session {
   const logger = options.logger ?? createLogger('session');
   const env = options.env ?? process.env;
   const store = options.settings;
   const events = createTypedEmitter<SessionEvents>((error) => logger.error(`a session event listener failed: ${describeError(error)}`));
-  const clients = new Map<ProfileName, ApiClient>();
-  let queue: UploadQueue | undefined;
-  let opening: Promise<UploadQueue> | undefined;
+  const clients = new Map<string, ApiClient>();
+  let uploader: UploaderPart | undefined;
+  let uploaderTarget: Target | undefined;
+  let opening: Promise<UploaderPart> | undefined;
+  let retargeting: Promise<void> = Promise.resolve();
   let closed = false;
 
   const settings = () => store.get();
@@ -108,14 +139,19 @@ export function createSession(options: SessionOptions): Session {
     for (const client of clients.values()) client.close();
     clients.clear();
   };
+  const notConfigured = (profile: ProfileName) => new NotConfiguredError(
+    `No base URL for the ${profile} profile: set it in the settings${profile === 'local' ? ' or start the local server' : ''}`,
+  );
 
   const local = createLocalServerPart({
     dataDir: options.dataDir, settings: store, secrets: options.secrets, logger: logger.child('local-server'),
     ...(options.localServer ? { serverOptions: options.localServer } : {}),
     warn: (message) => events.emit('warning', message),
+    fail: (message) => events.emit('error', new Error(message)),
     changed: (state) => {
       dropClients();
       events.emit('localServer', state);
+      retarget();
     },
   });
 
@@ -125,80 +161,115 @@ export function createSession(options: SessionOptions): Session {
     return resolveCredentials({ profile, settings: settings(), store: options.secrets, env });
   };
 
-  const makeClient = (profile: ProfileName, retry?: { retries: number; baseDelayMs: number; maxDelayMs: number }): ApiClient => {
-    const s = settings();
-    let baseUrl: string;
-    try {
-      baseUrl = requireBaseUrl(s, profile);
-    } catch (error) {
-      if (error instanceof MissingBaseUrlError) {
-        throw new NotConfiguredError(`No base URL for the ${profile} profile: set it in the settings${profile === 'local' ? ' or start the local server' : ''}`);
-      }
-      throw error;
-    }
+  const makeClient = (profile: ProfileName, baseUrl: string, retry?: { retries: number; baseDelayMs: number; maxDelayMs: number }): ApiClient => {
+    const proxy = settings().proxy;
     return createApiClient({
       baseUrl, credentials: credentialsOf(profile), logger: logger.child(`api:${profile}`),
-      ...(s.proxy ? { proxy: s.proxy } : {}), ...(retry ? { retry } : {}),
+      ...(proxy ? { proxy } : {}), ...(retry ? { retry } : {}),
     });
   };
-
-  const api = (profile: ProfileName = settings().activeProfile): ApiClient => {
-    let client = clients.get(profile);
+  const urlOf = (profile: ProfileName): string => {
+    const url = baseUrlOf(settings(), profile);
+    if (url === undefined) throw notConfigured(profile);
+    return url;
+  };
+  /** One client per profile and base URL: a pipeline pinned to a service keeps talking to that address only. */
+  const clientFor = (profile: ProfileName, baseUrl: string): ApiClient => {
+    const key = `${profile} ${baseUrl}`;
+    let client = clients.get(key);
     if (!client) {
-      client = makeClient(profile);
-      clients.set(profile, client);
+      client = makeClient(profile, baseUrl);
+      clients.set(key, client);
     }
     return client;
   };
+  const api = (profile: ProfileName = settings().activeProfile): ApiClient => clientFor(profile, urlOf(profile));
 
-  // The queue talks to whichever profile is active when a step runs, so it survives a profile switch.
-  const queueApi: QueueApi = {
-    requestGrants: (items) => api().requestGrants(items),
-    uploadFile: (url, path, opts) => api().uploadFile(url, path, opts),
-    sendBatch: (kind, records) => api().sendBatch(kind, records),
+  const targetNow = (): Target => {
+    const profile = settings().activeProfile;
+    const url = baseUrlOf(settings(), profile);
+    if (url === undefined) return { profile };
+    const embedded = profile === 'local' && local.running()?.url.replace(/\/+$/, '') === url.replace(/\/+$/, '');
+    return { profile, url, service: { profile, baseUrl: embedded ? EMBEDDED_SERVICE : url.replace(/\/+$/, '') } };
   };
 
-  const openQueue = async (): Promise<UploadQueue> => {
-    const q = createUploadQueue({
-      dataDir: options.dataDir, api: queueApi, settings, logger: logger.child('queue'),
+  const pinnedApi = (target: Target): QueueApi => {
+    const client = (): ApiClient => {
+      if (target.url === undefined) throw notConfigured(target.profile);
+      return clientFor(target.profile, target.url);
+    };
+    return {
+      requestGrants: (items) => client().requestGrants(items),
+      uploadFile: (url, path, opts) => client().uploadFile(url, path, opts),
+      sendBatch: (kind, records) => client().sendBatch(kind, records),
+    };
+  };
+
+  const emitFromUploader = <K extends keyof UploaderEvents>(name: K, payload: UploaderEvents[K]): void => {
+    if (name === 'notice') events.emit('warning', payload as string);
+    else if (name === 'presence') {
+      const { folder, present } = payload as UploaderEvents['presence'];
+      watch.presence(folder, present);
+    } else events.emit(name as Exclude<K, 'notice' | 'presence'>, payload as never);
+  };
+
+  const openUploader = async (): Promise<UploaderPart> => {
+    const target = targetNow();
+    const opened = await openUploaderPart({
+      dataDir: options.dataDir, settings, api: pinnedApi(target), service: target.service, files: options.files ?? true,
+      logger, emit: emitFromUploader,
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.claimTimeoutMs !== undefined ? { claimTimeoutMs: options.claimTimeoutMs } : {}),
     });
-    for (const name of ['job', 'progress', 'result', 'batch', 'error'] as const) {
-      q.on(name, (payload) => events.emit(name, payload as never));
-    }
-    await q.start();
-    return q;
+    if (target.service) logger.info(`uploads go to ${target.profile} (${target.url})`);
+    uploaderTarget = target;
+    return opened;
   };
 
-  const getQueue = (): Promise<UploadQueue> => {
+  const getUploader = (): Promise<UploaderPart> => {
     if (closed) return Promise.reject(new Error('the session is closed'));
-    if (queue) return Promise.resolve(queue);
-    opening ??= openQueue().then((q) => (queue = q)).finally(() => {
+    if (uploader) return Promise.resolve(uploader);
+    opening ??= openUploader().then((u) => (uploader = u)).finally(() => {
       opening = undefined;
     });
     return opening;
   };
 
+  /** The service changed: the pipeline of the old one stops (its jobs wait for it), a new one opens, the watch goes on. */
+  function retarget(): void {
+    retargeting = retargeting.then(async () => {
+      await opening?.catch(() => undefined);
+      if (closed || !uploader || !uploaderTarget || sameTarget(uploaderTarget, targetNow())) return;
+      const old = uploader;
+      uploader = undefined;
+      await old.stop();
+      try {
+        await getUploader();
+        await watch.reopen();
+      } catch (error) {
+        // Nothing watches now (no base URL, another uploader holds the data folder...): the folder state says so.
+        await watch.stop().catch(() => undefined);
+        events.emit('error', new Error(`Uploads stopped: ${describeError(error)}`, { cause: error }));
+      }
+    }).catch((error: unknown) => logger.error(`switching the upload service failed: ${describeError(error)}`));
+  }
+
   const watch = createWatchPart({
-    settings, logger: logger.child('watcher'),
-    async prepare() {
-      api();
-      const q = await getQueue();
-      return (file) => {
-        try {
-          q.add(file);
-        } catch (error) {
-          events.emit('error', new Error(`${file.name}: could not be queued: ${describeError(error)}`, { cause: error }));
-        }
-      };
+    settings,
+    async open(folder) {
+      const target = targetNow();
+      if (!target.service) throw notConfigured(target.profile);
+      await (await getUploader()).watch(folder);
     },
-    error: (error) => events.emit('error', error),
+    close: async () => {
+      await uploader?.stopWatching();
+    },
     changed: (state) => events.emit('folder', state),
   });
 
   const credentials = createCredentialsPart({
     settings: store, secrets: options.secrets, env, localClient: () => local.client(),
-    probe: (profile) => makeClient(profile, { retries: 0, baseDelayMs: 0, maxDelayMs: 0 }),
+    probe: (profile) => makeClient(profile, urlOf(profile), { retries: 0, baseDelayMs: 0, maxDelayMs: 0 }),
     changed: () => dropClients(),
   });
 
@@ -206,7 +277,9 @@ export function createSession(options: SessionOptions): Session {
     const before = settings();
     const after = store.update(patch);
     dropClients();
-    if (after.watchedFolder !== before.watchedFolder) await watch.folderChanged();
+    retarget();
+    await retargeting;
+    if (after.watchedFolder !== before.watchedFolder) await watch.reopen();
     return after;
   };
 
@@ -223,13 +296,24 @@ export function createSession(options: SessionOptions): Session {
       return next;
     },
     api,
-    queue: getQueue,
+    queue: async () => (await getUploader()).queue,
+    idle: async () => (await getUploader()).idle(),
     async sendBatch(kind, records) {
       api();
-      return (await getQueue()).sendBatch(kind, records);
+      await retargeting;
+      return (await getUploader()).queue.sendBatch(kind, records);
     },
     listDeliveries: (filter) => api().listDeliveries(filter),
     getDelivery: (id) => api().getDelivery(id),
+    async importResult(id, waitMs = 60_000) {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const result = await api().getImport(id);
+        if (result.status === 'PROCESSED' || result.status === 'REJECTED') return result;
+        if (Date.now() >= deadline) return undefined;
+        await new Promise((done) => setTimeout(done, 1_000));
+      }
+    },
     credentials,
     watch: {
       state: () => watch.state(),
@@ -243,17 +327,26 @@ export function createSession(options: SessionOptions): Session {
       stop: () => watch.stop(),
     },
     localServer: { state: () => local.state(), running: () => local.running(), client: () => local.client() },
-    startLocalServer: (opts = {}) => local.start(opts.port),
-    stopLocalServer: () => local.stop(),
+    async startLocalServer(opts = {}) {
+      const state = await local.start(opts.port);
+      await retargeting;
+      return state;
+    },
+    async stopLocalServer() {
+      const state = await local.stop();
+      await retargeting;
+      return state;
+    },
     on: events.on,
     off: events.off,
     async close() {
       if (closed) return;
       closed = true;
       await watch.stop().catch((error: unknown) => logger.warn(`stopping the watcher: ${describeError(error)}`));
+      await retargeting;
       await opening?.catch(() => undefined);
-      await queue?.stop();
-      queue = undefined;
+      await uploader?.stop();
+      uploader = undefined;
       dropClients();
       await local.stop();
       events.clear();

@@ -1,9 +1,6 @@
 /** The watched folder as the clerk controls it: choose, start, pause, resume, stop; its state for the screens. */
 import type { FolderState } from '../../../shared/bridge';
 import type { Settings } from '../../../shared/settings.schema';
-import type { Logger } from '../../lib/logger';
-import type { StableFile } from '../queue';
-import { createFolderWatcher, type FolderWatcher } from '../watcher';
 import { NotConfiguredError } from './session-errors';
 
 export type WatchPart = {
@@ -14,16 +11,17 @@ export type WatchPart = {
   pause(): Promise<FolderState>;
   resume(): Promise<FolderState>;
   stop(): Promise<FolderState>;
-  /** The folder in settings changed: a running watch moves to it. */
-  folderChanged(): Promise<FolderState>;
+  /** The folder in settings changed, or the upload pipeline was replaced: a running watch opens again. */
+  reopen(): Promise<FolderState>;
+  /** The watcher saw the folder go or come back. */
+  presence(folder: string, present: boolean): void;
 };
 
 export type WatchPartOptions = {
   settings: () => Settings;
-  logger: Logger;
-  /** Checks that uploads can happen (base URL set) and opens the queue before the first file is handed over. */
-  prepare(): Promise<(file: StableFile) => void>;
-  error(error: Error): void;
+  /** Starts watching the folder; throws (NotConfiguredError...) when uploads cannot happen. */
+  open(folder: string): Promise<void>;
+  close(): Promise<void>;
   changed(state: FolderState): void;
 };
 
@@ -31,13 +29,15 @@ type Mode = 'stopped' | 'watching' | 'paused';
 
 export function createWatchPart(options: WatchPartOptions): WatchPart {
   let mode: Mode = 'stopped';
-  let watcher: FolderWatcher | undefined;
+  let watching: string | undefined;
   let present: boolean | undefined;
+  // While a watch opens, what it finds is said by the state it ends in, not as a change of its own.
+  let opening = false;
   // One change at a time: a start racing a stop would leave a watcher nobody owns.
   let chain: Promise<unknown> = Promise.resolve();
 
   const state = (): FolderState => {
-    const folder = watcher?.folder ?? options.settings().watchedFolder;
+    const folder = watching ?? options.settings().watchedFolder;
     const shown = mode === 'watching' && present === false ? 'missing' : mode;
     return { ...(folder ? { folder } : {}), state: shown };
   };
@@ -48,31 +48,25 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
   };
 
   const close = async (): Promise<void> => {
-    const w = watcher;
-    watcher = undefined;
+    watching = undefined;
     present = undefined;
-    await w?.stop();
+    await options.close();
   };
 
   const open = async (): Promise<void> => {
-    const s = options.settings();
-    const folder = s.watchedFolder;
+    const folder = options.settings().watchedFolder;
     if (!folder) throw new NotConfiguredError('No watched folder is set: choose the folder the payroll system exports to');
-    const take = await options.prepare();
     await close();
-    const w = createFolderWatcher({
-      folder, stabilityMs: s.stabilityMs, sweepIntervalMs: s.sweepIntervalMs, usePolling: s.usePolling,
-      pollIntervalMs: s.pollIntervalMs, logger: options.logger,
-    });
-    w.on('stable', take);
-    w.on('error', (error) => options.error(error));
-    w.on('folder', ({ present: now }) => {
-      present = now;
-      announce();
-    });
-    watcher = w;
-    await w.start();
-    present = w.isFolderPresent();
+    watching = folder;
+    opening = true;
+    try {
+      await options.open(folder);
+    } catch (error) {
+      watching = undefined;
+      throw error;
+    } finally {
+      opening = false;
+    }
   };
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -105,9 +99,22 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
       mode = 'stopped';
       return announce();
     }),
-    folderChanged: () => serial(async () => {
-      if (mode === 'watching') await open();
+    reopen: () => serial(async () => {
+      if (mode !== 'watching') return announce();
+      try {
+        await open();
+      } catch (error) {
+        // The watch cannot go on (the new profile has no base URL...): it stops, and the caller tells the clerk why.
+        mode = 'stopped';
+        announce();
+        throw error;
+      }
       return announce();
     }),
+    presence(folder, now) {
+      if (folder !== watching || now === present) return;
+      present = now;
+      if (!opening) announce();
+    },
   };
 }

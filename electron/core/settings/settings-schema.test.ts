@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, isAbsolutePath, isLoopbackUrl, settingsSchema } from '../../../shared/settings.schema';
+import { baseUrlSchema, DEFAULT_SETTINGS, isAbsolutePath, settingsSchema } from '../../../shared/settings.schema';
 
-describe('isLoopbackUrl', () => {
-  it.each(['http://127.0.0.1:8787', 'http://127.1.2.3/', 'http://127.1', 'http://LOCALHOST:80', 'http://[::1]:8080', 'http://[0:0::1]'])(
-    'accepts %s',
-    (url) => expect(isLoopbackUrl(url)).toBe(true),
+describe('baseUrlSchema', () => {
+  it.each(['http://127.0.0.1:8787', 'http://127.1.2.3/', 'http://127.1', 'http://LOCALHOST:80', 'http://[::1]:8080', 'http://[0:0::1]', 'http://[::ffff:127.0.0.1]:8787'])(
+    'accepts plain http to %s',
+    (url) => expect(baseUrlSchema.safeParse(url).success).toBe(true),
   );
-  it.each(['http://128.0.0.1', 'http://127.0.0.1.example.com', 'http://localhost.example.com', 'http://[::2]', 'http://10.0.0.1', 'not a url'])(
+  it.each(['http://128.0.0.1', 'http://127.0.0.1.example.com', 'http://localhost.example.com', 'http://[::2]', 'http://10.0.0.1', 'http://[::ffff:10.0.0.1]', 'not a url'])(
     'refuses %s',
-    (url) => expect(isLoopbackUrl(url)).toBe(false),
+    (url) => expect(baseUrlSchema.safeParse(url).success).toBe(false),
   );
 });
 

@@ -1,5 +1,5 @@
 /**
- * Processing of an uploaded CSV file (docs/service-decisions.md §3): the stored file is read once through
+ * Processing of an uploaded CSV file (docs/service-decisions.md §3 and §4, step 3): the stored file is read once through
  * the shared CSV reader. A whole-file problem rejects the import; otherwise each row is accepted or
  * refused with its line number. Census files make their employees known for later receipts; receipts
  * of employees no census import has carried are refused per line.

@@ -9,6 +9,7 @@ import { DELIVERY_TYPE, LIMITS, webhookEventSchema } from '../../../shared';
 import type { Logger } from '../../lib/logger';
 import { findClient } from '../auth/clients';
 import type { Db } from '../db/database';
+import type { DeliveryFailure } from '../options';
 import { statement } from '../db/database';
 import type { EventRow } from './deliveries-repo';
 import {
@@ -34,7 +35,11 @@ export type DeliveryEngine = {
   stop(): Promise<void>;
 };
 
-export type DeliveryEngineDeps = { db: Db; logger: Logger; retryDelaysMs: number[]; timeoutMs: number };
+export type DeliveryEngineDeps = {
+  db: Db; logger: Logger; retryDelaysMs: number[]; timeoutMs: number;
+  /** Told when an event's last automatic attempt failed. */
+  gaveUp?: (failure: DeliveryFailure) => void;
+};
 
 /** The webhook event of a finished import (docs/service-decisions.md §6); undefined while it is not finished. */
 export function eventOfImport(result: ImportResult, now = new Date()): WebhookEvent | undefined {
@@ -77,10 +82,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   };
 
   /** The event's state after a failed automatic attempt (at `now`), written in the caller's transaction. */
-  function scheduleAfterFailure(event: EventRow, now: number): void {
+  function scheduleAfterFailure(event: EventRow, now: number, url?: string): void {
     if (event.retries_done >= LIMITS.deliveryRetries) {
       updateEventSchedule(db, event.id, { state: 'failed', retriesDone: event.retries_done, nextAttemptAt: null });
       logger.warn(`event ${event.id}: every attempt failed; it stays FAILED`);
+      if (url !== undefined) deps.gaveUp?.({ clientId: event.client_id, eventId: event.id, eventType: event.type, url });
       return;
     }
     const next = now + delayBefore(event.retries_done + 1);
@@ -153,7 +159,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     autoInFlight.add(eventId);
     launch(deliveryId, { url, secret, eventId, body: event.payload }, (success) => {
       if (success) updateEventSchedule(db, eventId, { state: 'delivered', retriesDone, nextAttemptAt: null });
-      else scheduleAfterFailure({ ...event, retries_done: retriesDone }, Date.now());
+      else scheduleAfterFailure({ ...event, retries_done: retriesDone }, Date.now(), url);
     }, () => {
       autoInFlight.delete(eventId);
       arm(eventId);

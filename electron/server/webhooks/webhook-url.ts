@@ -1,12 +1,5 @@
 /** Which webhook URLs the local server may send events to: it must not become a way to reach other hosts. */
-import { isIP } from 'node:net';
-
-const isLoopbackHost = (hostname: string) => {
-  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-};
+import { isLoopbackHost } from '../../../shared/loopback';
 
 /** What is wrong with a webhook URL, or undefined when it may be used. */
 export function webhookUrlProblem(value: string, allowRemote: boolean): string | undefined {

@@ -1,0 +1,62 @@
+/**
+ * The session a headless command works in: the same session service the desktop app uses, with this run's `--env`,
+ * `--base-url` and folder laid over the saved settings (not saved), and for `--env local` without a base URL the
+ * embedded local server started through the session's own call.
+ */
+import { createSession, type Session } from '../core/session';
+import type { RetryPolicy } from '../core/queue';
+import { overlaySettings, requireBaseUrl } from '../core/settings';
+import type { Logger } from '../lib/logger';
+import { profileOf, type CliContext } from './cli-context';
+
+export type CliSessionFlags = {
+  env?: string;
+  baseUrl?: string;
+  /** The folder to watch this run (absolute). */
+  folder?: string;
+  /** `--env local` without `--base-url` starts the embedded local server. */
+  embedLocal?: boolean;
+  retry?: Partial<RetryPolicy>;
+  /** false: manual batches only (no file jobs, no data-folder lock). */
+  files?: boolean;
+};
+
+/** `PAYROLL_CLAIM_TIMEOUT_S`: after how long a silent uploader's claims in a shared folder are taken over (default 120). */
+function claimTimeout(env: NodeJS.ProcessEnv = process.env): { claimTimeoutMs?: number } {
+  const raw = env.PAYROLL_CLAIM_TIMEOUT_S;
+  if (raw === undefined || raw === '') return {};
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`PAYROLL_CLAIM_TIMEOUT_S must be a whole number of seconds, not "${raw}"`);
+  return { claimTimeoutMs: Number(raw) * 1000 };
+}
+
+export async function openCliSession(
+  ctx: CliContext,
+  flags: CliSessionFlags,
+  logger: Logger,
+  /** Runs before anything starts, so output attached here also shows what starting says. */
+  attach?: (session: Session) => void,
+): Promise<Session> {
+  const profile = profileOf(flags.env, ctx.settings);
+  const settings = overlaySettings(ctx.settings, {
+    profile,
+    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
+    ...(flags.folder !== undefined ? { watchedFolder: flags.folder } : {}),
+  });
+  const embed = flags.embedLocal === true && profile === 'local' && flags.baseUrl === undefined;
+  // Said now, with the settings file's path, rather than by the first upload.
+  if (!embed) requireBaseUrl(settings.get(), profile, undefined, ctx.settings.path);
+  const session = createSession({
+    dataDir: ctx.dataDir, settings, secrets: ctx.secrets, logger,
+    ...(flags.retry ? { retry: flags.retry } : {}),
+    ...(flags.files === false ? { files: false } : {}),
+    ...claimTimeout(),
+  });
+  try {
+    attach?.(session);
+    if (embed) await session.startLocalServer();
+    return session;
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The session's upload pipeline for one service: the durable queue pinned to that service (profile and base URL),
+ * the claims in a shared export folder, and the folder watcher feeding them. The session replaces it when the
+ * service changes, so a job is only ever sent to the service it was queued for.
+ */
+import { resolve } from 'node:path';
+import type { Settings } from '../../../shared/settings.schema';
+import { describeError } from '../../lib/fs-errors';
+import type { Logger } from '../../lib/logger';
+import { printableName } from '../../lib/printable-name';
+import { createUploadQueue, type JobService, type QueueApi, type QueueEvents, type RetryPolicy, type UploadQueue } from '../queue';
+import { moveNoClobber } from '../queue/archive';
+import { createFolderClaims } from '../queue/folder-claims';
+import { createFolderWatcher, type FolderWatcher } from '../watcher';
+import type { StableFile } from '../watcher/stable-file';
+
+export type UploaderEvents = QueueEvents & {
+  /** A file in the watched folder that is not a CSV export (said once per file). */
+  ignored: { path: string; name: string };
+  /** The watched folder disappeared or came back. */
+  presence: { folder: string; present: boolean };
+  /** The watcher handed a file at this path over (stable, or refused unread): `watch --once` counts these. */
+  taken: { path: string };
+};
+
+export type UploaderPartOptions = {
+  dataDir: string;
+  settings: () => Settings;
+  /** Bound to `service`: every call goes to that service's base URL. */
+  api: QueueApi;
+  /** How the journal names the service; absent: file jobs are neither taken nor resumed (no base URL yet). */
+  service: JobService | undefined;
+  /** false: only manual batches (the `send` command): no files, no data-folder lock. */
+  files: boolean;
+  retry?: Partial<RetryPolicy>;
+  claimTimeoutMs?: number;
+  logger: Logger;
+  emit: <K extends keyof UploaderEvents>(name: K, payload: UploaderEvents[K]) => void;
+};
+
+export type UploaderPart = {
+  readonly service: JobService | undefined;
+  readonly queue: UploadQueue;
+  /** Watches a folder (replacing any earlier watch), claiming each stable file before the queue reads it. */
+  watch(folder: string): Promise<void>;
+  stopWatching(): Promise<void>;
+  /** Stops the watcher, the claims and the queue (in-flight uploads resume at the next start). */
+  stop(): Promise<void>;
+  isIdle(): boolean;
+  /** Resolves once claims under way are journaled and the queue is idle. */
+  idle(): Promise<void>;
+};
+
+/** Opens the queue (taking the data folder's lock unless files are off) and resumes the service's unfinished jobs. */
+export async function openUploaderPart(options: UploaderPartOptions): Promise<UploaderPart> {
+  const { logger, emit, service } = options;
+  const files = options.files && service !== undefined;
+  const queue = createUploadQueue({
+    dataDir: options.dataDir, api: options.api, settings: options.settings, logger: logger.child('queue'),
+    ...(options.retry ? { retry: options.retry } : {}), files, ...(service ? { service } : {}),
+  });
+  for (const name of ['job', 'progress', 'result', 'batch', 'error', 'notice'] as const) {
+    queue.on(name, (payload) => emit(name, payload as never));
+  }
+  try {
+    await queue.start();
+  } catch (error) {
+    await queue.stop();
+    throw error;
+  }
+  const claims = createFolderClaims({
+    dataDir: options.dataDir, logger: logger.child('claims'),
+    ...(options.claimTimeoutMs !== undefined ? { timeoutMs: options.claimTimeoutMs } : {}),
+  });
+  let watcher: FolderWatcher | undefined;
+
+  /** Journals a claimed file; when the journal cannot be written (a full disk) the watcher offers it again later. */
+  const take = (file: StableFile, from: FolderWatcher | undefined, refused?: string): void => {
+    try {
+      if (refused) queue.refuse(file, refused);
+      else queue.add(file);
+    } catch (error) {
+      // The file stays claimed in .processing/; our own unjournaled claims are taken up again at the next start, and
+      // the sweep offers the file again (the claim is given back to the folder first).
+      const message = `${printableName(file.name)}: the upload journal could not be written (${describeError(error)}); the file is offered again at the next sweep`;
+      logger.error(message);
+      emit('error', new Error(message, { cause: error }));
+      if (file.claimedFrom) {
+        void moveNoClobber(file.path, file.claimedFrom).then(
+          () => from?.offerAgain(file.claimedFrom as string),
+          () => undefined,
+        );
+      } else {
+        from?.offerAgain(file.path);
+      }
+    }
+  };
+
+  /** Claims the file inside the shared folder before anything reads it, so each file has one uploader. */
+  const claiming = new Set<Promise<void>>();
+  const claimAndTake = (file: StableFile, from: FolderWatcher, refused?: string): void => {
+    emit('taken', { path: file.path });
+    const run = claims.claim(file).then((claimed) => {
+      if (!claimed) {
+        logger.debug(`${printableName(file.name)} was taken by another uploader (or moved) before this one claimed it`);
+        return;
+      }
+      take(claimed, from, refused);
+    }, (error: unknown) => {
+      emit('error', new Error(`${printableName(file.name)}: it could not be claimed for upload (${describeError(error)}); it is tried again at the next sweep`, { cause: error }));
+      from.offerAgain(file.path);
+    });
+    claiming.add(run);
+    void run.finally(() => claiming.delete(run));
+  };
+  /** Claims under way end in the journal (or back in the folder) before the pipeline counts as idle. */
+  const claimsSettled = async (): Promise<void> => {
+    while (claiming.size > 0) await Promise.allSettled([...claiming]);
+  };
+
+  const stopWatching = async (): Promise<void> => {
+    const w = watcher;
+    watcher = undefined;
+    await w?.stop();
+    await claimsSettled();
+  };
+
+  return {
+    service,
+    queue,
+    async watch(folder) {
+      await stopWatching();
+      const s = options.settings();
+      const w = createFolderWatcher({
+        folder, stabilityMs: s.stabilityMs, sweepIntervalMs: s.sweepIntervalMs, usePolling: s.usePolling,
+        pollIntervalMs: s.pollIntervalMs, logger: logger.child('watcher'),
+      });
+      w.on('stable', (file) => claimAndTake(file, w));
+      w.on('refused', (file) => claimAndTake({ path: file.path, name: file.name, size: 0, mtimeMs: 0 }, w, file.reason));
+      w.on('ignored', (file) => emit('ignored', file));
+      w.on('error', (error) => emit('error', error));
+      w.on('folder', ({ present }) => emit('presence', { folder, present }));
+      watcher = w;
+      await claims.watch(resolve(folder), (claimed) => take(claimed, watcher), (path) => queue.knows(path)).catch((error: unknown) => {
+        emit('error', new Error(`the claim folder in ${folder} cannot be used: ${describeError(error)}`, { cause: error }));
+      });
+      await w.start();
+      const present = w.isFolderPresent();
+      if (present !== undefined) emit('presence', { folder, present });
+    },
+    stopWatching,
+    async stop() {
+      await stopWatching();
+      await claims.stop();
+      await queue.stop();
+    },
+    isIdle: () => claiming.size === 0 && queue.isIdle(),
+    async idle() {
+      await claimsSettled();
+      await queue.idle();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** Which hosts are this machine (docs/service-decisions.md §7). Pure: no Node APIs. */
+
+/**
+ * True when `host` names this machine's loopback: 127.0.0.0/8, `localhost` (any case, one trailing dot allowed),
+ * `::1`, or an IPv4-mapped `::ffff:127.x.y.z`. Takes a URL's `hostname` (`[::1]`) or a bare host (`::1`, `127.1`);
+ * a host with a port, path, user or anything else after it is refused.
+ */
+export function isLoopbackHost(host: string): boolean {
+  if (host === '' || /[/\\?#@\s]/.test(host)) return false;
+  const bracketed = host.startsWith('[');
+  if (bracketed && !/^\[[^\]]*\]$/.test(host)) return false;
+  let hostname: string;
+  try {
+    // The WHATWG URL parser writes every spelling of an address one way: `127.1`, `0x7f.1` and `2130706433` become
+    // `127.0.0.1`, `[0:0::1]` becomes `[::1]`, `[::ffff:127.0.0.1]` becomes `[::ffff:7f00:1]`, `LOCALHOST` `localhost`.
+    hostname = new URL(`http://${!bracketed && host.includes(':') ? `[${host}]` : host}/`).hostname;
+  } catch {
+    return false;
+  }
+  return (
+    hostname === 'localhost' ||
+    hostname === 'localhost.' ||
+    hostname === '[::1]' ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(hostname) ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
