@@ -2,9 +2,9 @@
  * Issue 6 end to end: real `payroll-uploader` processes, real local servers, real folders and journals. Each test
  * reproduces one cause of a file called uploaded that the service does not hold, or of work sent to the wrong place.
  */
-import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared';
@@ -264,12 +264,28 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
       // What the killed one held at that moment: claimed files that the survivor has to take over.
       const held = await readdir(join(dir, CLAIMS_FOLDER, claimOwner(envs[0]!.PAYROLL_DATA_DIR!))).catch(() => []);
       await api(server.url, token, 'DELETE', '/local/v1/faults');
-      // Everything ends filed away (uploaded/ or duplicates/ for a file the killed one had already delivered).
+      // Everything ends filed away (uploaded/ or duplicates/ for a file the killed one had already delivered), and
+      // nothing is left in the folder or in a claim folder.
+      const names = contents.map((_, i) => `census-${i}.csv`);
+      const filedNames = (files: string[]) => files.filter((f) => /^(uploaded|duplicates)\//.test(f) && f.endsWith('.csv'));
       await eventually(async () => {
         const files = await listFiles(dir);
-        const filed = files.filter((f) => /^(uploaded|duplicates)\//.test(f) && f.endsWith('.csv'));
-        return filed.length === 200 ? true : undefined;
-      }, 180_000, 500);
+        const filed = new Set(filedNames(files).map((f) => basename(f)));
+        return names.every((n) => filed.has(n)) && files.every((f) => /^(uploaded|duplicates)\//.test(f)) ? true : undefined;
+      }, 180_000, 500).catch(async (error: unknown) => {
+        const all = await listFiles(dir);
+        const filed = new Set(filedNames(all).map((f) => basename(f)));
+        throw new Error(`${String(error)}; missing: ${names.filter((n) => !filed.has(n)).join(', ')}; not filed: ${all.filter((f) => !/^(uploaded|duplicates)\//.test(f)).slice(0, 20).join(', ')}; held by the killed one: ${held.length}; survivor: ${second.stderr().slice(-3000)}`);
+      });
+      // A kill between the two steps of a no-clobber move (link, then unlink) leaves the file under two names: the
+      // killed one's uploaded/ and, after the survivor took the claim over and the service said it holds it,
+      // duplicates/. Both names are the one file (same inode): never a copy, never a second upload.
+      const byName = new Map<string, Set<string>>();
+      for (const f of filedNames(await listFiles(dir))) {
+        const info = await stat(join(dir, f));
+        byName.set(basename(f), (byName.get(basename(f)) ?? new Set()).add(`${info.dev}:${info.ino}`));
+      }
+      for (const [name, inodes] of byName) expect(inodes.size, `${name} is filed as different files`).toBe(1);
       for (const c of contents) expect(uploaded(server, md5(c))).toBe(1);
       if (held.length > 0) expect(second.stderr()).toMatch(/taken over from the uploader/);
       const files = await listFiles(dir);
