@@ -1,15 +1,30 @@
 /** Calendar helpers shared by the schemas, the server and the uploader. */
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The number written by the ASCII digits value[from..to), or -1 when any of them is not a digit. */
+function digitsAt(value: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = value.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
 
-/** True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+/**
+ * True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one), years 0100 to 9999 (the years
+ * JavaScript's Date reads as written). Read digit by digit: a 5 MB batch checks some 15,000 dates before its 201.
+ */
 export function isRealDate(value: string): boolean {
-  const m = DATE_RE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (month < 1 || month > 12 || day < 1) return false;
-  const d = new Date(Date.UTC(year, month - 1, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+  if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
+  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
+  return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
 }
 
 /** `YYYY-MM-DDT00:00:00Z` for a real date: the form of `referenceDate`. */

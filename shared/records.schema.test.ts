@@ -19,6 +19,34 @@ describe('calendar dates', () => {
     ['2026-04-31', false], ['2026-1-05', false], ['26-01-05', false], ['2026-01-05T00:00:00Z', false], ['', false], ['1900-02-29', false], ['2000-02-29', true]])(
     '%s is a real date: %s', (value, real) => expect(isRealDate(value)).toBe(real));
 
+  it('agrees with JavaScript\'s Date on each day of years 0000-0120 and 1891-2109 and of every seventh year up to 9999, and refuses malformed text', () => {
+    const byDate = (value: string) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+      if (!m) return false;
+      const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+      const d = new Date(Date.UTC(year, month - 1, day));
+      return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+    };
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    let real = 0;
+    const disagreements: string[] = [];
+    for (let year = 0; year <= 9999; year += year < 120 || (year > 1890 && year < 2110) ? 1 : 7) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const value = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+          const expected = byDate(value);
+          if (isRealDate(value) !== expected) disagreements.push(value);
+          if (expected) real++;
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    expect(real).toBeGreaterThan(100_000);
+    for (const value of ['2026-01-0a', '2026/01/05', '2026-01-05\n', ' 2026-01-05', '２０２６-01-05', '+026-01-05', '2026-1--05', '20260-1-05']) {
+      expect(isRealDate(value), value).toBe(false);
+    }
+  });
+
   it('reference dates are exactly YYYY-MM-DDT00:00:00Z for a real date', () => {
     expect(isReferenceDate('2026-03-31T00:00:00Z')).toBe(true);
     expect(isReferenceDate('2026-03-31T00:00:00.000Z')).toBe(false);

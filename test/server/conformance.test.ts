@@ -338,6 +338,19 @@ describe('a restart on the same data folder', () => {
       if (r.status === 'PROCESSED') throw new Error('processed before the crash; make the file larger');
       return r.status === 'PROCESSING' ? r : undefined;
     }, 20_000, 5);
+    // Two JSON batches wait behind the file: one kept as sent (indented JSON), one whose names zod trims.
+    const person = (i: number, registration = `Q-${i}`) => ({ lastName: 'Doe', firstName: 'Jane', employeeRegistration: registration, hireDate: '2026-01-05', employeeStatus: 'ACTIVE' });
+    const asSent = Array.from({ length: 150 }, (_, i) => person(i));
+    const trimmed = Array.from({ length: 150 }, (_, i) => person(1000 + i, i === 0 ? '  T-1  ' : `T-${1000 + i}`));
+    const waiting = [];
+    for (const body of [JSON.stringify(asSent, null, 2), JSON.stringify(trimmed)]) {
+      const posted = await api(first.url, token, 'POST', '/law/api/v1/census', body);
+      expect(posted.status).toBe(201);
+      waiting.push((posted.body as { id: string }).id);
+    }
+    for (const id of waiting) {
+      expect(((await api(first.url, token, 'GET', `/local/v1/imports/${id}`)).body as ImportResult).status, 'the file finished first; make it larger').toBe('QUEUED');
+    }
     await first.stop('SIGKILL');
     receiver.setFallback({ status: 200 });
 
@@ -356,6 +369,22 @@ describe('a restart on the same data folder', () => {
     }, 60_000);
     expect(resumed.acceptedRecords).toBe(resumed.records);
     expect(resumed.rejectedRecords).toBe(0);
+    // The batches kept until processing come back as they were accepted: all records, names trimmed.
+    for (const id of waiting) {
+      const batch = await eventually(async () => {
+        const r = (await api(second.url, secondToken, 'GET', `/local/v1/imports/${id}`)).body as ImportResult;
+        return r.status === 'PROCESSED' ? r : undefined;
+      });
+      expect(batch).toMatchObject({ records: 150, acceptedRecords: 150, rejectedRecords: 0 });
+    }
+    const receipt = (registration: string) => ({ lastName: 'Doe', firstName: 'Jane', ssn: '123-45-6789', employeeRegistration: registration, paymentDate: '2026-03-31', amount: 10.5 });
+    const receipts = await api(second.url, secondToken, 'POST', '/law/api/v1/receipt', [receipt('Q-149'), receipt('T-1'), receipt('T-1149')]);
+    expect(receipts.status).toBe(201);
+    const checked = await eventually(async () => {
+      const r = (await api(second.url, secondToken, 'GET', `/local/v1/imports/${(receipts.body as { id: string }).id}`)).body as ImportResult;
+      return r.status === 'PROCESSED' ? r : undefined;
+    });
+    expect(checked).toMatchObject({ acceptedRecords: 3, rejectedRecords: 0 });
     const retry = await eventually(async () => {
       const list = (await api(second.url, secondToken, 'GET', '/law/api/v1/deliveries')).body as DeliveryAttempt[];
       return list.find((a) => a.eventId === failedOnce.eventId && a.status === 2);

@@ -28,11 +28,18 @@ export function parseJsonBody(body: Buffer): unknown {
   return value;
 }
 
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/** The bytes of a request's JSON body as received (a batch kept until processing is stored as sent, not re-serialised). */
+export const rawJsonBody = (request: FastifyRequest): Buffer | undefined => rawBodies.get(request);
+
 /** Installs the parser for application/json and every +json type. */
 export function installJsonBody(app: FastifyInstance): void {
-  const parse = (_request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
+  const parse = (request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
     try {
-      done(null, parseJsonBody(body));
+      const value = parseJsonBody(body);
+      rawBodies.set(request, body);
+      done(null, value);
     } catch (error) {
       done(error as Error);
     }

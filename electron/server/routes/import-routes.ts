@@ -6,7 +6,8 @@ import { LIMITS, batchSchemas, formatIssues, quickRecordCheck } from '../../../s
 import { requireScope } from '../auth/require-scope';
 import type { ServerContext } from '../context';
 import type { ImportRow } from '../db/imports-repo';
-import { MAX_KEPT_ERRORS, insertFinishedImport, insertImport, toImportResult } from '../db/imports-repo';
+import { MAX_KEPT_ERRORS, insertFinishedImport, insertImport, payloadToStore, toImportResult } from '../db/imports-repo';
+import { rawJsonBody } from '../http/json-body';
 import { processJsonBatch } from '../processing/json-batches';
 import { HttpError } from '../http/http-error';
 
@@ -58,20 +59,25 @@ function processedAtOnce(ctx: ServerContext, batch: { id: string; clientId: stri
 
 const quick = { census: quickRecordCheck('census'), receipt: quickRecordCheck('receipt') };
 
-/** The batch's records: the fast path when every record is surely valid, else zod, which words every error. */
-function batchRecords(kind: RecordKind, body: unknown): unknown[] {
+/**
+ * The batch's records: the fast path when every record is surely valid, else zod, which words every error.
+ * `asSent` is true when the records are the body's own values unchanged, so the body's bytes are their JSON.
+ */
+function batchRecords(kind: RecordKind, body: unknown): { records: unknown[]; asSent: boolean } {
   if (Array.isArray(body) && body.length > 0) {
     const records: unknown[] = [];
+    let asSent = true;
     for (const item of body) {
       const record = quick[kind](item);
       if (!record) break;
+      if (record !== item) asSent = false;
       records.push(record);
     }
-    if (records.length === body.length) return records;
+    if (records.length === body.length) return { records, asSent };
   }
   const parsed = batchSchemas[kind].safeParse(body);
   if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error));
-  return parsed.data;
+  return { records: parsed.data, asSent: false };
 }
 
 export function importRoutes(ctx: ServerContext) {
@@ -81,16 +87,20 @@ export function importRoutes(ctx: ServerContext) {
         `/law/api/v1/${kind}`,
         { bodyLimit: LIMITS.jsonBodyBytes, onRequest: requireScope(ctx, `${kind}:write`) },
         async (request, reply) => {
-          const records = batchRecords(kind, request.body);
+          const { records, asSent } = batchRecords(kind, request.body);
           const violations = batchRuleViolations(kind, records);
           if (violations.length) throw new HttpError(422, violations);
 
           const id = randomUUID();
           const clientId = request.clientId as string;
+          const inlineAllowed = records.length <= INLINE_MAX_RECORDS;
+          // A batch that will wait for the processor is kept as sent (no second serialisation), deflated off the event loop.
+          const raw = asSent ? rawJsonBody(request) : undefined;
+          const prepared = inlineAllowed ? undefined : await payloadToStore(raw ?? JSON.stringify(records));
           const accepted = await ctx.writes.run((): { inline: ImportRow } | { receivedAt: string } => {
             // Nothing else waiting: a small batch is processed in the same transaction that records it, so it costs
             // one write and no payload (docs/service-decisions.md §3: imports are still processed in arrival order).
-            if (records.length <= INLINE_MAX_RECORDS && ctx.processor.isIdle()) {
+            if (inlineAllowed && ctx.processor.isIdle()) {
               try {
                 return { inline: processedAtOnce(ctx, { id, clientId, kind, records }) };
               } catch (error) {
@@ -99,7 +109,8 @@ export function importRoutes(ctx: ServerContext) {
               }
             }
             const receivedAt = insertImport(ctx.db, {
-              id, client_id: clientId, kind, source: 'json', status: 'QUEUED', records: records.length, payload: JSON.stringify(records),
+              id, client_id: clientId, kind, source: 'json', status: 'QUEUED', records: records.length,
+              payload: prepared ?? JSON.stringify(records),
             });
             return { receivedAt };
           });
