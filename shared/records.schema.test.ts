@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isRealDate, isReferenceDate } from './dates';
 import { censusBatchSchema, censusRecordSchema, hasAtMostTwoDecimals, receiptRecordSchema } from './records.schema';
@@ -124,5 +125,15 @@ describe('receipt record', () => {
   it('checks decimals exactly, not by float rounding', () => {
     expect([0.1, 0.29, 1.15, 4.35, 1234567.89].every(hasAtMostTwoDecimals)).toBe(true);
     expect([1.005, 0.001, 2.675000001].some(hasAtMostTwoDecimals)).toBe(false);
+  });
+
+  it('agrees with the written form of the number on cents, near-cents and arbitrary numbers', () => {
+    const byText = (v: number) => Number.isInteger(v) || /^-?\d+\.\d{1,2}$/.test(String(v));
+    const cents = fc.tuple(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), fc.constantFrom(1, 10, 100, 1000, 1e15))
+      .map(([n, d]) => n / d);
+    const nudged = cents.map((v) => v + Number.EPSILON * Math.max(1, Math.abs(v)) * 4);
+    fc.assert(fc.property(fc.oneof(cents, nudged, fc.double({ noNaN: true, noDefaultInfinity: true })), (v) => {
+      expect(hasAtMostTwoDecimals(v), String(v)).toBe(byText(v));
+    }), { numRuns: 50_000 });
   });
 });
