@@ -1,22 +1,10 @@
-import { rm } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/local-server';
-import type { Db } from './database';
-import { openDatabase } from './database';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '../../../test/helpers/server-db';
 import { createGroupCommit } from './group-commit';
 
 describe('group commit', () => {
-  let db: Db | undefined;
-  let dir: string | undefined;
-  afterEach(async () => {
-    db?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
   it('commits concurrent writes in one transaction and answers each caller after the commit', async () => {
-    dir = await tempDir();
-    const opened = openDatabase(dir);
-    db = opened;
+    const opened = await testDatabase();
     const writes = createGroupCommit(opened);
     const insert = opened.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     const inTransaction: boolean[] = [];
@@ -31,9 +19,7 @@ describe('group commit', () => {
   });
 
   it('a failing write fails alone: its neighbours are still committed', async () => {
-    dir = await tempDir();
-    const opened = openDatabase(dir);
-    db = opened;
+    const opened = await testDatabase();
     const writes = createGroupCommit(opened);
     const insert = opened.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     const outcomes = await Promise.allSettled([

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../db/database';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '../../../test/helpers/server-db';
 import type { ImportRow } from '../db/imports-repo';
 import { processJsonBatch } from './json-batches';
 
@@ -10,19 +7,11 @@ const batch = (clientId: string, kind: 'census' | 'receipt', registrations: stri
   ({ id: `${kind}-${registrations.length}`, client_id: clientId, kind, source: 'json', parsed: registrations.map((employeeRegistration) => ({ employeeRegistration })) }) as ImportRow;
 
 describe('JSON batch processing', () => {
-  let dir: string | undefined;
-  let db: Db | undefined;
-  afterEach(async () => {
-    db?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
   it('remembers every registration of a large census batch, chunk edges and the tail included, for this client only', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'json-batches-'));
-    db = openDatabase(dir);
+    const db = await testDatabase();
     const registrations = Array.from({ length: 601 }, (_, i) => `E-${i}`);
     registrations.push('E-0', 'E-249'); // repeated within the batch: remembered once
-    const census = db.transaction(() => processJsonBatch(db!, batch('acme', 'census', registrations)))();
+    const census = db.transaction(() => processJsonBatch(db, batch('acme', 'census', registrations)))();
     expect(census).toMatchObject({ status: 'PROCESSED', records: 603, accepted: 603, rejected: 0 });
     expect(db.prepare('SELECT COUNT(*) AS n FROM census_registrations WHERE client_id = ?').get('acme')).toMatchObject({ n: 601 });
 

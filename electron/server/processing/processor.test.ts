@@ -1,24 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '../../../test/helpers/server-db';
 import { createLogger } from '../../lib/logger';
-import { openDatabase, type Db } from '../db/database';
 import { createGroupCommit, type GroupCommit } from '../db/group-commit';
 import { getImport, insertImport, type ImportRow } from '../db/imports-repo';
 import { createProcessor } from './processor';
 
 describe('import processor', () => {
-  let dir: string | undefined;
-  let db: Db | undefined;
-  afterEach(async () => {
-    db?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
   it('goes on with later imports after a write failed, leaving the failed one to be resumed', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'processor-'));
-    db = openDatabase(dir);
+    const db = await testDatabase();
     const real = createGroupCommit(db);
     let failures = 1;
     // The first group commit fails as a full disk would; every later one is the real thing.
@@ -32,7 +21,7 @@ describe('import processor', () => {
       onFinished: (row: ImportRow) => finished.push(row.id),
     });
     const add = (id: string) => {
-      insertImport(db!, { id, client_id: 'c', kind: 'census', source: 'json', status: 'QUEUED', records: 1, payload: '[{}]' });
+      insertImport(db, { id, client_id: 'c', kind: 'census', source: 'json', status: 'QUEUED', records: 1, payload: '[{}]' });
       processor.schedule(id);
     };
     add('first');
