@@ -6,11 +6,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { censusRow, csvText } from '../helpers/csv-fixtures';
 import { api, getToken } from '../helpers/local-server';
-import type { UiApp } from '../helpers/ui-app';
-import { firstRun, SCREENSHOTS, startWorld, visit, type World } from './screens-a-kit';
+import { SCREENSHOTS, signedInWorld, visit } from './screens-a-kit';
 
 /**
  * The width in CSS pixels of every horizontal line of the list, top to bottom: the frame's top border with the first
@@ -33,24 +32,10 @@ function horizontalLines(page: Page): Promise<number[]> {
 }
 
 describe('Queue rows (browser mode, real service, keychain and folder)', () => {
-  let world: World;
-  let ui: UiApp;
-  let page: Page;
-  let errors: string[];
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    world = await startWorld();
-    ui = await world.startUi({ stabilityMs: 300, sweepIntervalMs: 1000 });
-    ({ page, errors, close } = await world.open(ui));
-    await firstRun(page, world);
-  }, 180_000);
-  afterAll(async () => {
-    await close?.();
-    await ui?.stop();
-    await world?.stop();
-  });
+  const signedIn = signedInWorld({ stabilityMs: 300, sweepIntervalMs: 1000 });
 
   it('draws a single line above the first file, between files and below the last', async () => {
+    const { world, page, errors } = signedIn;
     // Every request of the app's client fails, so the files stay in the queue.
     const token = await getToken(world.server.url);
     const faults = await api(world.server.url, token, 'PUT', '/local/v1/faults', [{ pathPrefix: '/', errorRate: 1, errorStatus: 503 }]);

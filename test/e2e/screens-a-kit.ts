@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { SettingsInput } from '../../shared/settings.schema';
 import { launchBrowser, openPage } from '../helpers/browser';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
@@ -56,6 +56,31 @@ export async function startWorld(): Promise<World> {
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A world with the ui running and a page past the first run, for the tests of one describe block. */
+export type SignedIn = { world: World; ui: UiApp; page: Page; errors: string[] };
+
+/**
+ * Registers, in the calling describe block, a world started and a page taken through the first run before its
+ * tests (the ui started with `settings`), and all of it stopped after them. The fields are set once beforeAll ran.
+ */
+export function signedInWorld(settings?: SettingsInput): SignedIn {
+  const signedIn = {} as SignedIn;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    signedIn.world = await startWorld();
+    signedIn.ui = await signedIn.world.startUi(settings);
+    const opened = await signedIn.world.open(signedIn.ui);
+    ({ page: signedIn.page, errors: signedIn.errors, close } = opened);
+    await firstRun(signedIn.page, signedIn.world);
+  }, 180_000);
+  afterAll(async () => {
+    await close?.();
+    await signedIn.ui?.stop();
+    await signedIn.world?.stop();
+  });
+  return signedIn;
 }
 
 /**

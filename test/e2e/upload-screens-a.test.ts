@@ -8,31 +8,15 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { censusChunks, censusRow, csvText } from '../helpers/csv-fixtures';
-import type { UiApp } from '../helpers/ui-app';
-import { checkZoom, firstRun, startWorld, visit, type World } from './screens-a-kit';
+import { checkZoom, SCREENSHOTS, signedInWorld, visit } from './screens-a-kit';
 
 describe('Queue and History (browser mode, real service, keychain and folder)', () => {
-  let world: World;
-  let ui: UiApp;
-  let page: Page;
-  let errors: string[];
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    world = await startWorld();
-    ui = await world.startUi({ stabilityMs: 300, sweepIntervalMs: 1000 });
-    ({ page, errors, close } = await world.open(ui));
-    await firstRun(page, world);
-  }, 180_000);
-  afterAll(async () => {
-    await close?.();
-    await ui?.stop();
-    await world?.stop();
-  });
+  const signedIn = signedInWorld({ stabilityMs: 300, sweepIntervalMs: 1000 });
 
   it('shows a dropped CSV going through the Queue to uploaded in History', async () => {
+    const { world, page } = signedIn;
     // Big enough (about 40 MB) that its checking and upload take a moment on screen.
     const path = join(world.folder, 'census-november.csv');
     await pipeline(Readable.from(censusChunks(40 * 1024 * 1024)), createWriteStream(`${path}.part`));
@@ -41,7 +25,7 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
     const queue = page.getByRole('list', { name: 'Files in the queue' });
     const item = queue.getByRole('listitem').filter({ hasText: 'census-november.csv' });
     await item.waitFor({ timeout: 60_000 });
-    await page.screenshot({ path: join(process.cwd(), 'test-results', 'screens-a', 'queue-in-flight-light.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'queue-in-flight-light.png') });
     await page.getByRole('heading', { name: 'Nothing waiting' }).waitFor({ timeout: 120_000 });
 
     await page.getByRole('link', { name: 'History' }).click();
@@ -58,6 +42,7 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
   }, 240_000);
 
   it('shows a refused file with its reasons and line numbers', async () => {
+    const { world, page, errors } = signedIn;
     await page.getByRole('link', { name: 'Settings' }).click();
     const files = page.getByRole('form', { name: 'Files' });
     await files.getByRole('radio', { name: /^Block/ }).check();
