@@ -26,6 +26,16 @@ const type = (where: HTMLElement, label: string | RegExp, value: string) => {
   fireEvent.change(within(where).getByLabelText(label), { target: { value } });
 };
 
+/** Fills the required fields of person n, choosing the status as a clerk would. */
+async function fillRequired(user: ReturnType<typeof userEvent.setup>, n: number,
+  fields: { lastName: string; firstName: string; employeeRegistration: string; hireDate: string; status: string }) {
+  type(person(n), /^Last name/, fields.lastName);
+  type(person(n), /^First name/, fields.firstName);
+  type(person(n), /^Employee registration/, fields.employeeRegistration);
+  type(person(n), /^Hire date/, fields.hireDate);
+  await user.selectOptions(within(person(n)).getByLabelText(/^Employee status/), fields.status);
+}
+
 describe('SendRecordsScreen: new hires', () => {
   it('sends two people as one census batch and shows the import id and the record count', async () => {
     const { bridge, sent } = bridgeThatAccepts();
@@ -40,11 +50,7 @@ describe('SendRecordsScreen: new hires', () => {
     await user.selectOptions(within(person(1)).getByLabelText(/^Eligible for benefits/), 'No');
 
     await user.click(screen.getByRole('button', { name: 'Add another person' }));
-    type(person(2), /^Last name/, 'Lee');
-    type(person(2), /^First name/, 'Bo');
-    type(person(2), /^Employee registration/, 'E-101');
-    type(person(2), /^Hire date/, '2026-02-01');
-    await user.selectOptions(within(person(2)).getByLabelText(/^Employee status/), 'On leave');
+    await fillRequired(user, 2, { lastName: 'Lee', firstName: 'Bo', employeeRegistration: 'E-101', hireDate: '2026-02-01', status: 'On leave' });
 
     await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
     expect(await screen.findByText(`The service received 2 records. Import id: ${IMPORT_ID}.`)).toBeTruthy();
@@ -64,11 +70,7 @@ describe('SendRecordsScreen: new hires', () => {
     const { bridge } = bridgeThatAccepts();
     renderScreen(<SendRecordsScreen />, bridge);
     const user = userEvent.setup();
-    type(person(1), /^Last name/, 'Smith');
-    type(person(1), /^First name/, 'Anna');
-    type(person(1), /^Employee registration/, 'E-100');
-    type(person(1), /^Hire date/, '2026-01-05');
-    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await fillRequired(user, 1, { lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-100', hireDate: '2026-01-05', status: 'Active' });
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     const sentBanner = /The service received 1 record/;
     expect(await screen.findByText(sentBanner)).toBeTruthy();
@@ -88,11 +90,7 @@ describe('SendRecordsScreen: new hires', () => {
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     expect(await screen.findByText(/The service received 1 record/)).toBeTruthy();
     bridge.override('batches.send', () => ({ ok: false, problems: [{ message: 'the service is down', source: 'service' }] }));
-    type(person(1), /^Last name/, 'Kim');
-    type(person(1), /^First name/, 'Jo');
-    type(person(1), /^Employee registration/, 'E-102');
-    type(person(1), /^Hire date/, '2026-03-01');
-    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await fillRequired(user, 1, { lastName: 'Kim', firstName: 'Jo', employeeRegistration: 'E-102', hireDate: '2026-03-01', status: 'Active' });
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     expect((await screen.findByRole('alert')).textContent).toContain('the service is down');
     expect(screen.queryByText(sentBanner)).toBeNull();
@@ -144,11 +142,7 @@ describe('SendRecordsScreen: new hires', () => {
     const user = userEvent.setup();
     for (const n of [1, 2]) {
       if (n === 2) await user.click(screen.getByRole('button', { name: 'Add another person' }));
-      type(person(n), /^Last name/, `Name${n}`);
-      type(person(n), /^First name/, 'A');
-      type(person(n), /^Employee registration/, 'E-1');
-      type(person(n), /^Hire date/, '2026-01-05');
-      await user.selectOptions(within(person(n)).getByLabelText(/^Employee status/), 'Active');
+      await fillRequired(user, n, { lastName: `Name${n}`, firstName: 'A', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
     }
     await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
 
@@ -171,11 +165,7 @@ describe('SendRecordsScreen: new hires', () => {
     }));
     renderScreen(<SendRecordsScreen />, bridge);
     const user = userEvent.setup();
-    type(person(1), /^Last name/, 'Smith');
-    type(person(1), /^First name/, 'A');
-    type(person(1), /^Employee registration/, 'E-1');
-    type(person(1), /^Hire date/, '2026-01-05');
-    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await fillRequired(user, 1, { lastName: 'Smith', firstName: 'A', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('The batch could not be sent');
@@ -188,11 +178,7 @@ describe('SendRecordsScreen: new hires', () => {
     bridge.override('batches.send', () => { throw new BridgeError({ name: 'BridgeError', code: 'not_configured', message: 'no base URL for local' }); });
     renderScreen(<SendRecordsScreen />, bridge);
     const user = userEvent.setup();
-    type(person(1), /^Last name/, 'Smith');
-    type(person(1), /^First name/, 'A');
-    type(person(1), /^Employee registration/, 'E-1');
-    type(person(1), /^Hire date/, '2026-01-05');
-    await user.selectOptions(within(person(1)).getByLabelText(/^Employee status/), 'Active');
+    await fillRequired(user, 1, { lastName: 'Smith', firstName: 'A', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Open Settings');
   });
