@@ -119,6 +119,8 @@ export type Session = {
 /** Where uploads go now: the active profile and its base URL, and how the journal names that service. */
 type Target = { profile: ProfileName; url?: string; service?: JobService };
 
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
 const sameTarget = (a: Target, b: Target): boolean =>
   a.profile === b.profile && a.url === b.url && a.service?.baseUrl === b.service?.baseUrl;
 
@@ -189,8 +191,10 @@ export function createSession(options: SessionOptions): Session {
     const profile = settings().activeProfile;
     const url = baseUrlOf(settings(), profile);
     if (url === undefined) return { profile };
-    const embedded = profile === 'local' && local.running()?.url.replace(/\/+$/, '') === url.replace(/\/+$/, '');
-    return { profile, url, service: { profile, baseUrl: embedded ? EMBEDDED_SERVICE : url.replace(/\/+$/, '') } };
+    const service = withoutTrailingSlash(url);
+    const running = local.running();
+    const embedded = profile === 'local' && running !== undefined && withoutTrailingSlash(running.url) === service;
+    return { profile, url, service: { profile, baseUrl: embedded ? EMBEDDED_SERVICE : service } };
   };
 
   const pinnedApi = (target: Target): QueueApi => {
