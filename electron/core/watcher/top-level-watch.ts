@@ -1,4 +1,4 @@
-import { watch } from 'chokidar';
+import { FSWatcher } from 'chokidar';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { isCandidateName } from './candidate-name';
@@ -24,12 +24,31 @@ export type TopLevelWatch = {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
+/**
+ * A chokidar watcher that stays closed. chokidar 4 (5 too) can watch again after close(): a watched file whose
+ * removal it confirms after close() (its stat was under way) makes it call add() on the folder, which reopens the
+ * instance and leaves an fs.watch handle that nothing closes. That handle kept `watch --once` running after its work
+ * was done, under load about one run in ten.
+ */
+export class StayClosedWatcher extends FSWatcher {
+  #closed = false;
+
+  override add(...args: Parameters<FSWatcher['add']>): FSWatcher {
+    return this.#closed ? this : super.add(...args);
+  }
+
+  override close(): Promise<void> {
+    this.#closed = true;
+    return super.close();
+  }
+}
+
 /** chokidar on one folder, depth 0: only candidate files at its top level, never subfolders. */
 export function watchTopLevel(folder: string, options: TopLevelWatchOptions, handlers: TopLevelWatchHandlers): TopLevelWatch {
   const root = resolve(folder);
   let open = true;
   const isTopLevelCandidate = (path: string): boolean => dirname(resolve(path)) === root && isCandidateName(basename(path));
-  const instance = watch(root, {
+  const instance = new StayClosedWatcher({
     depth: 0,
     ignoreInitial: true,
     // A link is reported as the link (and refused): its target is never watched or read.
@@ -70,6 +89,8 @@ export function watchTopLevel(folder: string, options: TopLevelWatchOptions, han
   instance.on('error', (error) => {
     if (open) handlers.onError(error);
   });
+
+  instance.add(root);
 
   let release: () => void = () => undefined;
   let timer: NodeJS.Timeout | undefined;
