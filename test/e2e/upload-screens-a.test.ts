@@ -1,9 +1,9 @@
 /**
  * A clerk's day on the Queue and History screens, end to end: a CSV dropped into the watched folder is seen in the
  * Queue and then as uploaded in History; with row checks set to block, a file with bad rows is refused and opens to
- * its reasons with their line numbers.
+ * its reasons with their line numbers; mended in rejected/ and put back in the queue, it is uploaded.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -77,7 +77,23 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
     await visit(page, 'history-refused-detail');
 
     await dialog.getByRole('button', { name: 'Show in folder' }).click();
-    await dialog.getByText(/rejected/).first().waitFor();
+    const where = dialog.getByRole('status').filter({ hasText: 'The file is at' }).locator('code');
+    await where.waitFor();
+    const refusedPath = (await where.textContent()) ?? '';
+    expect(refusedPath).toBe(join(world.folder, 'rejected', 'census-with-errors.csv'));
+
+    // The clerk mends the file where it lies in rejected/ and puts it back; the mended version is uploaded.
+    await writeFile(refusedPath, csvText('census', [censusRow(1), censusRow(2), censusRow(3), censusRow(4)]));
+    await dialog.getByRole('button', { name: 'Put back in the queue' }).click();
+    await dialog.getByText('The file is back in the queue.', { exact: false }).waitFor();
+    await expect.poll(() => dialog.getByRole('button', { name: 'Put back in the queue' }).count()).toBe(0);
+    await expect.poll(() => where.count()).toBe(0);
+    await visit(page, 'history-requeued-detail');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('combobox', { name: 'Outcome' }).selectOption({ label: 'Uploaded' });
+    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toMatch(/Uploaded/);
+    await expect.poll(() => existsSync(refusedPath)).toBe(false);
     expect(errors).toEqual([]);
   }, 180_000);
 });

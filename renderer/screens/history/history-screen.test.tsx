@@ -94,11 +94,14 @@ describe('HistoryScreen', () => {
     const shown = within(facts).getByRole('cell').textContent;
     expect(shown).toBe(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(2026, 2, 1)));
     expect(shown).not.toMatch(/2026-03-01/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show in folder' }));
+    expect(await within(dialog).findByText('/data/exports/rejected/census-bad.csv', { selector: 'code' })).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Put back in the queue' }));
     expect(await within(dialog).findByText(/The file is back in the queue/)).toBeTruthy();
     expect(bridge.calls.some((c) => c.method === 'jobs.requeue')).toBe(true);
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Show in folder' }));
-    expect(await within(dialog).findByText('/data/exports/rejected/census-bad.csv', { selector: 'code' })).toBeTruthy();
+    // The file has left rejected/: the place shown before, and the button to show it, are gone.
+    expect(within(dialog).queryByText('/data/exports/rejected/census-bad.csv', { selector: 'code' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Show in folder' })).toBeNull();
   });
 
   it('shows the row warnings of a file uploaded with them', async () => {

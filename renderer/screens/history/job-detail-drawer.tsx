@@ -38,18 +38,24 @@ function Facts({ job }: { job: JobDetail }) {
 
 function Actions({ job }: { job: JobDetail }) {
   const client = useQueryClient();
-  const requeue = useBridgeMutation('jobs.requeue', {
-    onSuccess: () => { void client.invalidateQueries({ queryKey: ['jobs.query'] }); },
-  });
   const reveal = useBridgeMutation('jobs.reveal');
+  // Put back, the file has left rejected/: where it was shown to be, and the button to show it, are gone.
+  const requeue = useBridgeMutation('jobs.requeue', {
+    onSuccess: () => {
+      reveal.reset();
+      void client.invalidateQueries({ queryKey: ['jobs.query'] });
+    },
+  });
   return (
     <Stack gap="xs">
-      <Group gap="xs">
-        {job.outcome === 'rejected' && !requeue.isSuccess && (
-          <Button loading={requeue.isPending} onClick={() => requeue.mutate({ id: job.id })}>{t.requeue}</Button>
-        )}
-        <Button variant="default" loading={reveal.isPending} onClick={() => reveal.mutate({ id: job.id })}>{t.reveal}</Button>
-      </Group>
+      {!requeue.isSuccess && (
+        <Group gap="xs">
+          {job.outcome === 'rejected' && (
+            <Button loading={requeue.isPending} onClick={() => requeue.mutate({ id: job.id })}>{t.requeue}</Button>
+          )}
+          <Button variant="default" loading={reveal.isPending} onClick={() => reveal.mutate({ id: job.id })}>{t.reveal}</Button>
+        </Group>
+      )}
       {requeue.isSuccess && <Alert color="green" role="status">{t.requeued}</Alert>}
       {reveal.data && !reveal.data.revealed && (
         <Text size="sm" role="status">{t.revealedBrowser}<Code style={{ overflowWrap: 'anywhere' }}>{reveal.data.path}</Code></Text>
