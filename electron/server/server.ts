@@ -19,7 +19,7 @@ import { maskedLogger } from './http/masked-logger';
 import { HttpError } from './http/http-error';
 import { installFaults } from './local/faults';
 import { localRoutes } from './local/local-routes';
-import { installRequestLog } from './local/request-log';
+import { installRequestLog, noteRefused } from './local/request-log';
 import type { ServerOptions } from './options';
 import { SERVER_DEFAULTS } from './options';
 import { processJsonBatch } from './processing/json-batches';
@@ -106,7 +106,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     forceCloseConnections: false,
     // Fastify's own 503 during a stop is a bare body without X-Trace-Id; the hook below answers it instead.
     return503OnClosing: false,
-    clientErrorHandler: clientErrorHandler(logger),
+    clientErrorHandler: clientErrorHandler(logger, (refusal) => noteRefused(ctx, refusal)),
     ...(options.tls
       ? { https: { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key), minVersion: 'TLSv1.2' as const } }
       : {}),

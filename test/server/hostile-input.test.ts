@@ -92,18 +92,37 @@ describe('hostile input', () => {
     expect(body.errors[0]).toMatch(/at most 16 KB/);
   });
 
-  it('headers too large: a 431 with the error body and X-Trace-Id', async () => {
-    const response = await raw(server.url, `GET /local/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  const traceIdOf = (response: string) => /\r\nX-Trace-Id: ([0-9a-f]{32})\r\n/i.exec(response)?.[1];
+  /** The request log's row with this trace id, once the group commit has written it. */
+  async function loggedRow(traceId: string | undefined) {
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    let row: Record<string, unknown> | undefined;
+    await expect.poll(async () => {
+      const rows = (await api(server.url, token, 'GET', '/local/v1/requests?limit=50')).body as Record<string, unknown>[];
+      row = rows.find((r) => r.traceId === traceId);
+      return row !== undefined;
+    }).toBe(true);
+    return row;
+  }
+
+  it('headers too large: a 431 with the error body and X-Trace-Id, in the request log', async () => {
+    const response = await raw(server.url, `GET /local/v1/health?signature=abc HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(response).toMatch(/^HTTP\/1\.1 431 /);
-    expect(response).toMatch(/\r\nX-Trace-Id: [0-9a-f]{32}\r\n/i);
     expect(errorBodySchema.parse(bodyOf(response)).statusCode).toBe(431);
+    const row = await loggedRow(traceIdOf(response));
+    expect(row).toMatchObject({ method: 'GET', path: '/local/v1/health?signature=***', status: 431, clientId: null, requestBody: null });
+    expect(row?.responseBody).toMatch(/at most 16 KB/);
   });
 
-  it('a malformed request: a 400 with the error body and X-Trace-Id', async () => {
+  it('a malformed request: a 400 with the error body and X-Trace-Id, in the request log', async () => {
     const response = await raw(server.url, 'GET /local/v1/health HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
     expect(response).toMatch(/^HTTP\/1\.1 400 /);
-    expect(response).toMatch(/\r\nX-Trace-Id: [0-9a-f]{32}\r\n/i);
     expect(errorBodySchema.parse(bodyOf(response)).errors[0]).toMatch(/not valid HTTP/);
+    expect(await loggedRow(traceIdOf(response))).toMatchObject({ method: 'GET', path: '/local/v1/health', status: 400, clientId: null });
+    // Not even a request line: logged with an empty method and path.
+    const garbage = await raw(server.url, 'garbage\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await loggedRow(traceIdOf(garbage))).toMatchObject({ method: '', path: '', status: 400, clientId: null });
   });
 
   it('a URL that is too long: a 414 with the error body and X-Trace-Id', async () => {

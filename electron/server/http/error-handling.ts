@@ -1,7 +1,7 @@
 /** Every error leaves as the spec's error body; every response carries X-Trace-Id; 404 vs 405. */
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_TITLES, errorBody } from '../../../shared';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from './http-error';
@@ -38,11 +38,17 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request was not received in time'],
 };
 
+/** A request the HTTP parser refused, as answered: `head` is what had arrived of it, when Node kept that. */
+export type ParserRefusal = { traceId: string; status: number; head: Buffer | undefined; body: string };
+
 /**
  * Errors the HTTP parser raises before Fastify sees a request (headers too large, a malformed request line):
  * answered with the same error body and an X-Trace-Id like every other answer, then the connection is closed.
+ * `onAnswered` hears of each such answer (the request log records it).
  */
-export function clientErrorHandler(logger: Logger): (error: Error & { code?: string }, socket: Socket) => void {
+export function clientErrorHandler(
+  logger: Logger, onAnswered: (refusal: ParserRefusal) => void = () => undefined,
+): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -57,6 +63,9 @@ export function clientErrorHandler(logger: Logger): (error: Error & { code?: str
       `HTTP/1.1 ${status} ${STATUS_TITLES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`,
     );
+    // Node hands the bytes read so far as a Buffer (Fastify's typings describe its JSON form).
+    const packet: unknown = error.rawPacket;
+    onAnswered({ traceId, status, head: Buffer.isBuffer(packet) ? packet : undefined, body });
   };
 }
 

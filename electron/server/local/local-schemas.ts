@@ -39,8 +39,8 @@ export type RequestsQuery = z.output<typeof requestsQuerySchema>;
 export const requestLogEntrySchema = z.object({
   id: z.number().int(),
   at: z.string().describe('ISO 8601 UTC time the request arrived'),
-  method: z.string(),
-  path: z.string().describe('path and query string; a `signature` query value is masked'),
+  method: z.string().describe('empty for a request the HTTP parser refused before its request line could be read'),
+  path: z.string().describe('path and query string; a `signature` query value is masked; empty as method is'),
   status: z.number().int().describe('the answer\'s status; 0 when fault injection dropped the connection'),
   durationMs: z.number().int(),
   traceId: z.string().describe('the X-Trace-Id of the answer'),

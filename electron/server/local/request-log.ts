@@ -1,12 +1,13 @@
 /**
- * The request log: every request (404s, errors and dropped ones too) as one row of request_log,
- * written after the answer, in batches, in the server's group commit (one transaction with the imports
- * and processing of the same turn). Secrets are never kept: headers
+ * The request log: every request (404s, errors, dropped ones and those the HTTP parser refused too) as one row
+ * of request_log, written after the answer, in batches, in the server's group commit (one transaction with the
+ * imports and processing of the same turn). Secrets are never kept: headers
  * are not stored at all, tokens and client secrets are masked, uploaded files are not stored.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context';
 import type { Db } from '../db/database';
+import { MAX_URL_LENGTH, type ParserRefusal } from '../http/error-handling';
 import { bodyPlaceholder, boundForm, boundJson, boundText, maskSignature } from './log-bodies';
 import type { RequestLogEntry, RequestsQuery } from './local-schemas';
 
@@ -176,6 +177,19 @@ export function installRequestLog(app: FastifyInstance, ctx: ServerContext): voi
     writer.close();
     done();
   });
+}
+
+/**
+ * Records a request the HTTP parser refused before Fastify saw it (a 431, a malformed request): its method and path
+ * when its request line could be read from what had arrived (empty otherwise), no client, no request body.
+ */
+export function noteRefused(ctx: ServerContext, refusal: ParserRefusal): void {
+  const line = refusal.head?.toString('latin1', 0, MAX_URL_LENGTH + 64).split('\r\n', 1)[0] ?? '';
+  const [, method = '', path = ''] = /^([A-Za-z]{1,20}) (\S+)/.exec(line) ?? [];
+  logs.get(ctx)?.add([
+    new Date().toISOString(), method, maskSignature(path.slice(0, MAX_URL_LENGTH)), refusal.status, 0, refusal.traceId,
+    null, null, boundText(refusal.body),
+  ]);
 }
 
 /** Records a request that fault injection dropped without an answer (status 0). */

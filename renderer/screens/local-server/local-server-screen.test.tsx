@@ -20,6 +20,7 @@ function localBridge(running = false) {
     { id: 1, at: '2026-11-22T10:00:00.000Z', method: 'POST', path: '/oauth/v1/access-token', status: 200, ms: 12 },
     { id: 2, at: '2026-11-22T10:00:01.000Z', method: 'POST', path: '/law/api/v1/census', status: 201, ms: 30 },
     { id: 3, at: '2026-11-22T10:00:02.000Z', method: 'POST', path: '/law/api/v1/receipt', status: 0, ms: 3 },
+    { id: 4, at: '2026-11-22T10:00:03.000Z', method: '', path: '', status: 400, ms: 0 },
   ];
   const stopped = () => new BridgeError({ name: 'ConflictError', code: 'conflict', message: 'The local server is not running: start it first' });
   bridge.override('localServer.state', () => state);
@@ -98,11 +99,12 @@ describe('LocalServerScreen', () => {
     expect(within(hook).queryByText('whsec_made-for-you')).toBeNull();
   });
 
-  it('lists the request log newest first, with method, path, status and time', async () => {
+  it('lists the request log newest first, with method, path, status and time; a request without either says so', async () => {
     renderScreen(<LocalServerScreen />, localBridge(true).bridge);
     const table = await screen.findByRole('table', { name: 'Requests, newest first' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell').slice(1, 4).map((c) => c.textContent))).toEqual([
+      ['', 'not valid HTTP (no method or path could be read)', '400'],
       ['POST', '/law/api/v1/receipt', 'Dropped'],
       ['POST', '/law/api/v1/census', '201'],
       ['POST', '/oauth/v1/access-token', '200'],

@@ -63,6 +63,7 @@ export const localServerText = {
     status: 'Status',
     duration: 'Duration',
     dropped: 'Dropped',
+    unreadable: 'not valid HTTP (no method or path could be read)',
     empty: 'No requests yet. Send records or drop a file, and they show up here.',
     failed: 'The request log could not be loaded',
   },

@@ -40,7 +40,9 @@ export function RequestLogSection() {
                 <Table.Tr key={r.id}>
                   <Table.Td>{timeFormat.format(Date.parse(r.at))}</Table.Td>
                   <Table.Td ff="monospace">{r.method}</Table.Td>
-                  <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>{r.path}</Table.Td>
+                  {r.path === ''
+                    ? <Table.Td fs="italic">{t.unreadable}</Table.Td>
+                    : <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>{r.path}</Table.Td>}
                   <Table.Td>
                     <Badge color={statusColor(r.status)} variant="light" radius="sm" style={{ textTransform: 'none' }}>
                       {r.status === 0 ? t.dropped : r.status}
