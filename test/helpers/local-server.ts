@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SCOPES } from '../../shared';
 import { createLogger } from '../../electron/lib/logger';
+import type { RequestLogEntry } from '../../electron/server/local/local-schemas';
 import type { RunningServer, StartOptions } from '../../electron/server/server';
 import { startServer } from '../../electron/server/server';
 
@@ -90,6 +91,18 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last instanceof Error ? `: ${last.message}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** The request log's rows for `query` that `match` picks, once there is one (rows are written a moment after the answer). */
+export async function loggedRows(
+  baseUrl: string, token: string, query: string, match: (row: RequestLogEntry) => boolean,
+): Promise<RequestLogEntry[]> {
+  return eventually(async () => {
+    const res = await api(baseUrl, token, 'GET', `/local/v1/requests?${query}`);
+    if (res.status !== 200) throw new Error(`GET /local/v1/requests answered ${res.status}`);
+    const rows = (res.body as RequestLogEntry[]).filter(match);
+    return rows.length > 0 ? rows : undefined;
+  });
 }
 
 export type CliServer = { url: string; child: ChildProcessWithoutNullStreams; stderr: () => string; stop(signal?: NodeJS.Signals): Promise<number | null> };

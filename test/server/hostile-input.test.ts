@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../shared';
 import type { TestServer } from '../helpers/local-server';
-import { api, getToken, startTestServer } from '../helpers/local-server';
+import { api, getToken, loggedRows, startTestServer } from '../helpers/local-server';
 
 const PROTO_KEYS = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'];
 const census = { lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'E-1', hireDate: '2026-01-05', employeeStatus: 'ACTIVE' };
@@ -96,12 +96,7 @@ describe('hostile input', () => {
   /** The request log's row with this trace id, once the group commit has written it. */
   async function loggedRow(traceId: string | undefined) {
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-    let row: Record<string, unknown> | undefined;
-    await expect.poll(async () => {
-      const rows = (await api(server.url, token, 'GET', '/local/v1/requests?limit=50')).body as Record<string, unknown>[];
-      row = rows.find((r) => r.traceId === traceId);
-      return row !== undefined;
-    }).toBe(true);
+    const [row] = await loggedRows(server.url, token, 'limit=50', (r) => r.traceId === traceId);
     return row;
   }
 

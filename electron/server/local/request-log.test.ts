@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../shared';
 import type { RequestLogEntry } from './local-schemas';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { TEST_CLIENT, api, eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
+import { TEST_CLIENT, api, eventually, getToken, loggedRows, startTestServer } from '../../../test/helpers/local-server';
 
 const OTHER = { id: 'other-client', secret: 'other-secret-value-456' };
 
@@ -20,14 +20,7 @@ const basic = `Basic ${Buffer.from(`${TEST_CLIENT.id}:${TEST_CLIENT.secret}`).to
 const masked = <T extends object>(r: T) => ({ ...r, lastName: '***', firstName: '***' });
 const record = (i: number) => ({ lastName: 'Silva', firstName: 'Ana', employeeRegistration: `R-${i}`, hireDate: '2024-03-01', employeeStatus: 'ACTIVE' });
 
-async function findRows(query: string, match: (row: RequestLogEntry) => boolean): Promise<RequestLogEntry[]> {
-  return eventually(async () => {
-    const res = await api(server.url, token, 'GET', `/local/v1/requests?${query}`);
-    expect(res.status).toBe(200);
-    const rows = (res.body as RequestLogEntry[]).filter(match);
-    return rows.length > 0 ? rows : undefined;
-  });
-}
+const findRows = (query: string, match: (row: RequestLogEntry) => boolean) => loggedRows(server.url, token, query, match);
 
 describe('the request log', () => {
   it('records a token request and a census POST without any secret', async () => {
