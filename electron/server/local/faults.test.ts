@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { api, eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
+import { api, getToken, loggedRows, startTestServer } from '../../../test/helpers/local-server';
 
 const census = [{ lastName: 'Silva', firstName: 'Ana', employeeRegistration: 'F-1', hireDate: '2024-03-01', employeeStatus: 'ACTIVE' }];
 
@@ -89,11 +89,7 @@ describe('injected faults', () => {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(census),
     });
     await expect(attempt).rejects.toThrow(TypeError);
-    const rows = await eventually(async () => {
-      const res = await api(server.url, token, 'GET', '/local/v1/requests?pathPrefix=/law/api/v1/census&status=0');
-      const found = res.body as { status: number; method: string }[];
-      return found.length > 0 ? found : undefined;
-    });
+    const rows = await loggedRows(server.url, token, 'pathPrefix=/law/api/v1/census&status=0', () => true);
     expect(rows[0]).toMatchObject({ method: 'POST', status: 0 });
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../shared';
 import type { RequestLogEntry } from './local-schemas';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { TEST_CLIENT, api, eventually, getToken, loggedRows, startTestServer } from '../../../test/helpers/local-server';
+import { TEST_CLIENT, api, getToken, loggedRows, startTestServer } from '../../../test/helpers/local-server';
 
 const OTHER = { id: 'other-client', secret: 'other-secret-value-456' };
 
@@ -88,11 +88,7 @@ describe('the request log', () => {
   it('shows the caller its own requests and anonymous ones, newest first, and refuses bad queries', async () => {
     const otherToken = await getToken(server.url, OTHER);
     const theirs = await api(server.url, otherToken, 'GET', '/local/v1/imports');
-    const [theirRow] = await eventually(async () => {
-      const found = (await api(server.url, otherToken, 'GET', '/local/v1/requests?pathPrefix=/local/v1/imports')).body as RequestLogEntry[];
-      const own = found.filter((r) => r.traceId === theirs.headers.get('x-trace-id'));
-      return own.length > 0 ? own : undefined;
-    });
+    const [theirRow] = await loggedRows(server.url, otherToken, 'pathPrefix=/local/v1/imports', (r) => r.traceId === theirs.headers.get('x-trace-id'));
     expect(theirRow?.clientId).toBe(OTHER.id);
     const mine = JSON.stringify((await api(server.url, token, 'GET', '/local/v1/requests?limit=1000')).body);
     expect(mine).not.toContain(theirs.headers.get('x-trace-id'));
