@@ -1,4 +1,4 @@
-import { FSWatcher } from 'chokidar';
+import { FSWatcher, type ChokidarOptions } from 'chokidar';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { isCandidateName } from './candidate-name';
@@ -29,16 +29,47 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * removal it confirms after close() (its stat was under way) makes it call add() on the folder, which reopens the
  * instance and leaves an fs.watch handle that nothing closes. That handle kept `watch --once` running after its work
  * was done, under load about one run in ten.
+ *
+ * A close() during the first scan leaks one too (chokidar issue #1482): the folder's fs.watch is opened once its
+ * listing is read, and a close() landing before chokidar has filed that handle's closer finds nothing to close, so
+ * the handle is dropped open. Changing the watched folder while the old one is still being listed did that. So
+ * close() lets the first scan finish before closing: chokidar files every closer before it reports ready.
  */
 export class StayClosedWatcher extends FSWatcher {
   #closed = false;
+  #firstScan: Promise<void> | undefined;
+  readonly #scanTimeoutMs: number;
 
-  override add(...args: Parameters<FSWatcher['add']>): FSWatcher {
-    return this.#closed ? this : super.add(...args);
+  /** `scanTimeoutMs`: how long after the first add() to wait for chokidar's ready at most. */
+  constructor(options: ChokidarOptions, scanTimeoutMs: number) {
+    super(options);
+    this.#scanTimeoutMs = scanTimeoutMs;
   }
 
-  override close(): Promise<void> {
+  /**
+   * Resolves once chokidar's first scan is done (its ready event), or `scanTimeoutMs` after the first add() at the
+   * latest: a folder that vanishes while chokidar starts may never report ready.
+   */
+  get firstScan(): Promise<void> {
+    return this.#firstScan ?? Promise.resolve();
+  }
+
+  override add(...args: Parameters<FSWatcher['add']>): FSWatcher {
+    if (this.#closed) return this;
+    this.#firstScan ??= new Promise<void>((done) => {
+      const timer = setTimeout(done, this.#scanTimeoutMs);
+      timer.unref();
+      this.once('ready', () => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+    return super.add(...args);
+  }
+
+  override async close(): Promise<void> {
     this.#closed = true;
+    await this.firstScan;
     return super.close();
   }
 }
@@ -48,7 +79,7 @@ export function watchTopLevel(folder: string, options: TopLevelWatchOptions, han
   const root = resolve(folder);
   let open = true;
   const isTopLevelCandidate = (path: string): boolean => dirname(resolve(path)) === root && isCandidateName(basename(path));
-  const instance = new StayClosedWatcher({
+  const chokidarOptions: ChokidarOptions = {
     depth: 0,
     ignoreInitial: true,
     // A link is reported as the link (and refused): its target is never watched or read.
@@ -62,7 +93,8 @@ export function watchTopLevel(folder: string, options: TopLevelWatchOptions, han
       if (stats?.isDirectory()) return true;
       return !isTopLevelCandidate(full);
     },
-  });
+  };
+  const instance = new StayClosedWatcher(chokidarOptions, options.readyTimeoutMs);
   const candidate = (path: string): void => {
     if (open && isTopLevelCandidate(path)) handlers.onCandidate(resolve(path));
   };
@@ -93,13 +125,11 @@ export function watchTopLevel(folder: string, options: TopLevelWatchOptions, han
   instance.add(root);
 
   let release: () => void = () => undefined;
-  let timer: NodeJS.Timeout | undefined;
+  // The sweep covers a first scan that never reports ready.
   const ready = new Promise<void>((done) => {
     release = done;
-    // A folder that vanishes while chokidar starts may never report ready; the sweep covers that window.
-    timer = setTimeout(done, options.readyTimeoutMs);
-    instance.once('ready', () => done());
-  }).finally(() => clearTimeout(timer));
+    void instance.firstScan.then(done);
+  });
 
   return {
     ready,
