@@ -33,8 +33,11 @@ export function sizeText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** The largest request line and headers together: Node's default `maxHeaderSize`, which the server keeps. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
 const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'the request line and headers are too large (at most 16 KB together)'],
+  HPE_HEADER_OVERFLOW: [431, `the request line and headers are too large (at most ${sizeText(MAX_HEADER_BYTES)} together)`],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request was not received in time'],
 };
 

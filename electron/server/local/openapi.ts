@@ -7,6 +7,8 @@ import { deliveriesQuerySchema, LIMITS } from '../../../shared';
 import type { JsonSchema, SchemaName } from './openapi-schemas';
 import { componentSchemas, queryParameters } from './openapi-schemas';
 import { importsQuerySchema, requestsQuerySchema } from './local-schemas';
+import { UPLOAD_STALL_MS } from '../files/upload-route';
+import { MAX_HEADER_BYTES, MAX_URL_LENGTH, sizeText } from '../http/error-handling';
 
 type Operation = Record<string, unknown>;
 type Response = { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };
@@ -136,8 +138,9 @@ function paths(): Record<string, Record<string, Operation>> {
               checksum: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'MD5 of the body, lower-case hex' },
             },
           }, { ETag: { description: '"<md5 of the body>"', schema: { type: 'string' } } }),
-          ...errors([400, 403, 404, 409, 413, 415], {
+          ...errors([400, 403, 404, 408, 409, 413, 415], {
             400: 'the MD5 of the body differs from the declared checksum; nothing kept, the grant stays usable until it expires',
+            408: `the body sent no byte for ${UPLOAD_STALL_MS / 1000} s and was cut off; nothing kept, the address can be used again`,
             403: 'bad or missing signature, or the address expired',
             404: 'no such upload address',
             409: 'the file was already uploaded',
@@ -270,6 +273,22 @@ function withMethodNotAllowed(all: Record<string, Record<string, Operation>>): R
   }));
 }
 
+/** Refusals any request can get before its route runs, whatever its path: they depend on its size and pace. */
+const REFUSED_BEFORE_ROUTES: Record<string, string> = {
+  408: 'the request was not received in time',
+  414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
+  431: `the request line and headers are over ${sizeText(MAX_HEADER_BYTES)} together`,
+};
+
+/** Each operation lists them, unless it gives one a meaning of its own (the upload's 408). */
+function withRefusalsBeforeRoutes(all: Record<string, Record<string, Operation>>): Record<string, Record<string, Operation>> {
+  // A fresh response object each time: withTraceHeaders adds headers to each in place.
+  const refusals = () => Object.fromEntries(Object.entries(REFUSED_BEFORE_ROUTES).map(([code, meaning]) => [code, ok(meaning, ref('ErrorBody'))]));
+  return Object.fromEntries(Object.entries(all).map(([path, operations]) => [path, Object.fromEntries(
+    Object.entries(operations).map(([method, op]) => [method, { ...op, responses: { ...refusals(), ...(op.responses as Record<string, unknown>) } }]),
+  )]));
+}
+
 /** The document; `baseUrl` becomes its server. Built once: the contract does not change while running. */
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
   if (cached?.baseUrl !== baseUrl) cached = { baseUrl, document: buildDocument(baseUrl) };
@@ -287,7 +306,7 @@ function buildDocument(baseUrl: string): Record<string, unknown> {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     tags: ['auth', 'imports', 'files', 'deliveries', 'local'].map((name) => ({ name })),
-    paths: withTraceHeaders(withMethodNotAllowed(paths())),
+    paths: withTraceHeaders(withRefusalsBeforeRoutes(withMethodNotAllowed(paths()))),
     webhooks: {
       importFinished: {
         post: {
