@@ -37,6 +37,22 @@ describe('job queries', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('fills every field of a listed job from its own column', () => {
+    const job = journal.update(300, {
+      state: 'waiting', resumeState: 'uploading', nextAttemptAt: T0 + 5, attempts: 2, lastError: 'the service did not answer',
+      warningCount: 3, md5: '0123456789abcdef0123456789abcdef', referenceDate: '2026-01-31', importId: 'imp-300', uploadedAt: T0 + 6,
+      archivedPath: '/w/uploaded/x.csv', archivedAt: T0 + 7, claimedFrom: '/w/x.csv',
+    }, T0 + 8);
+    expect(query.window({ ...base, limit: 1 }).items[0]).toEqual({
+      id: 300, path: job.path, name: job.name, size: job.size, state: 'waiting', resumeState: 'uploading', createdAt: job.createdAt,
+      stateChangedAt: T0 + 8, nextAttemptAt: T0 + 5, attempts: 2, lastError: 'the service did not answer', warningCount: 3,
+      md5: '0123456789abcdef0123456789abcdef', fileType: '2', referenceDate: '2026-01-31', foundDay: job.foundDay, importId: 'imp-300',
+      uploadedAt: T0 + 6, archivedPath: '/w/uploaded/x.csv', archivedAt: T0 + 7, claimedFrom: '/w/x.csv',
+    });
+    // Empty columns leave their fields out.
+    expect(Object.keys(query.window({ ...base, offset: 1, limit: 1 }).items[0] ?? {})).not.toContain('lastError');
+  });
+
   it('answers a window and the total of everything', () => {
     const window = query.window({ ...base, limit: 10 });
     expect(window.total).toBe(300);

@@ -72,29 +72,32 @@ END;
 INSERT INTO job_names(job_names) VALUES ('rebuild');
 `;
 
-const COLUMNS = `id, path, name, size, state, resume_state, created_at, state_changed_at, next_attempt_at, attempts, last_error,
-  warning_count, md5, file_type, reference_date, found_day, import_id, uploaded_at, archived_path, archived_at, claimed_from`;
-
 const ORDER: Record<JobSortKey, string> = {
   foundAt: 'created_at', name: 'name COLLATE NOCASE', state: 'state', size: 'size',
 };
 
 type Row = Record<string, string | number | null>;
 
-const FIELDS: Record<string, keyof JobListItem> = {
-  id: 'id', path: 'path', name: 'name', size: 'size', state: 'state', resume_state: 'resumeState', created_at: 'createdAt',
-  state_changed_at: 'stateChangedAt', next_attempt_at: 'nextAttemptAt', attempts: 'attempts', last_error: 'lastError',
-  warning_count: 'warningCount', md5: 'md5', file_type: 'fileType', reference_date: 'referenceDate', found_day: 'foundDay',
-  import_id: 'importId', uploaded_at: 'uploadedAt', archived_path: 'archivedPath', archived_at: 'archivedAt',
-  claimed_from: 'claimedFrom',
-};
+/** The list's columns and the fields they fill, in the order the window selects them. */
+const LIST_COLUMNS: readonly (readonly [string, keyof JobListItem])[] = [
+  ['id', 'id'], ['path', 'path'], ['name', 'name'], ['size', 'size'], ['state', 'state'], ['resume_state', 'resumeState'],
+  ['created_at', 'createdAt'], ['state_changed_at', 'stateChangedAt'], ['next_attempt_at', 'nextAttemptAt'], ['attempts', 'attempts'],
+  ['last_error', 'lastError'], ['warning_count', 'warningCount'], ['md5', 'md5'], ['file_type', 'fileType'],
+  ['reference_date', 'referenceDate'], ['found_day', 'foundDay'], ['import_id', 'importId'], ['uploaded_at', 'uploadedAt'],
+  ['archived_path', 'archivedPath'], ['archived_at', 'archivedAt'], ['claimed_from', 'claimedFrom'],
+];
+const COLUMNS = LIST_COLUMNS.map(([column]) => column).join(', ');
 
-function toItem(row: Row): JobListItem {
+/**
+ * A window's row, read as an array of values in LIST_COLUMNS order: a row read as an object and walked with
+ * Object.entries cost twice the SELECT itself (100 rows: about 0.8 ms against 0.35 ms).
+ */
+function toItem(values: readonly (string | number | null)[]): JobListItem {
   const item: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
-    const field = FIELDS[column];
-    if (field && value !== null) item[field] = value;
-  }
+  LIST_COLUMNS.forEach(([, field], i) => {
+    const value = values[i];
+    if (value !== null && value !== undefined) item[field] = value;
+  });
   return item as JobListItem;
 }
 
@@ -158,11 +161,14 @@ export function openJobQuery(journalPath: string): JobQuery {
   const hasNameIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'job_names'").get() !== undefined;
   if (!hasNameIndex) db.transaction(() => db.exec(NAME_INDEX))();
   const statements = new Map<string, Database.Statement<unknown[]>>();
-  const prepared = (sql: string) => {
-    let statement = statements.get(sql);
+  /** `raw`: the statement answers each row as an array of its values. */
+  const prepared = (sql: string, raw = false) => {
+    const key = raw ? `raw\u0000${sql}` : sql;
+    let statement = statements.get(key);
     if (!statement) {
       statement = db.prepare<unknown[]>(sql);
-      statements.set(sql, statement);
+      if (raw) statement.raw(true);
+      statements.set(key, statement);
     }
     return statement;
   };
@@ -209,7 +215,7 @@ export function openJobQuery(journalPath: string): JobQuery {
       const hit = search(query);
       if (hit.total === 0) return { total: 0, items: [] };
       const { sql, params } = rowsOf(query, hit);
-      const rows = prepared(sql).all(...params, query.limit, query.offset) as Row[];
+      const rows = prepared(sql, true).all(...params, query.limit, query.offset) as (string | number | null)[][];
       return { total: hit.total, items: rows.map(toItem) };
     },
     plan(query) {
