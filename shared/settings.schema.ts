@@ -77,7 +77,7 @@ export const settingsSchema = z.strictObject({
   concurrency: z.number().int().min(1).max(8).default(2),
   /** Proxy for calls to the service; corporate proxies are often plain http, so no https rule here. */
   proxy: httpUrl.optional(),
-  /** Desktop app: open at login, hidden in the tray, and keep watching (Windows and macOS). */
+  /** Desktop app: open at login, hidden in the tray, and keep watching (Windows, macOS, Linux with XDG autostart). */
   startAtLogin: z.boolean().optional(),
 });
 

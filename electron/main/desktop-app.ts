@@ -59,7 +59,11 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp {
   };
   const syncLoginItem = (): void => {
     const enabled = startAtLogin();
-    if (enabled !== undefined) applyLoginItem(app, enabled);
+    try {
+      if (enabled !== undefined) applyLoginItem(app, enabled);
+    } catch (error) {
+      logger.error(`start at login could not be ${enabled ? 'set' : 'removed'}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   };
   syncLoginItem();
 

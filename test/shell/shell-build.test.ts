@@ -80,7 +80,8 @@ describe('the shell build', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'built-main-'));
     try {
       const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/shell/built-main/run-built-main.ts'], {
-        cwd: root, env: { ...process.env, PAYROLL_DATA_DIR: dataDir, PAYROLL_LOG_LEVEL: 'silent' }, timeout: 90_000,
+        // XDG_CONFIG_HOME: start at login on Linux looks there, never in this machine's own autostart folder.
+        cwd: root, env: { ...process.env, PAYROLL_DATA_DIR: dataDir, XDG_CONFIG_HOME: dataDir, PAYROLL_LOG_LEVEL: 'silent' }, timeout: 90_000,
       });
       const seen = JSON.parse(stdout) as Record<string, unknown>;
       expect(seen).toMatchObject({
@@ -91,6 +92,7 @@ describe('the shell build', () => {
         settings: { ok: true, result: { file: path.join(dataDir, 'settings.json') } },
         refused: 'refused',
         tray: 'Payroll Uploader: Idle (not watching)',
+        login: { offAtStart: true, exec: `Exec="${process.execPath}" --hidden`, checkedAfter: true, removed: true },
         engineArgs: [dist('engine/engine.js'), '--data-dir', dataDir],
         engineExit: 0,
       });

@@ -2,14 +2,18 @@
  * The shell's electron-store and the engine's conf store on one settings.json: each sees the other's changes, both
  * hold them to the same schema, and start at login follows the setting.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSettingsStore, SettingsFileError, SettingsValidationError } from '../../electron/core/settings';
-import { applyLoginItem, HIDDEN_ARG } from '../../electron/main/lifecycle/login-item';
+import { applyLoginItem, AUTOSTART_FILE, HIDDEN_ARG, linuxAutostart } from '../../electron/main/lifecycle/login-item';
 import { openShellSettings } from '../../electron/main/settings/shell-settings';
 import { electronStandIn } from './electron-stand-in';
+
+const execFileAsync = promisify(execFile);
 
 vi.mock('electron', async () => {
   const { electronStandIn: standIn } = await import('./electron-stand-in');
@@ -73,9 +77,49 @@ describe('start at login', () => {
     ]);
   });
 
-  it('does nothing on Linux, where Electron has no login items', () => {
+  it('on Linux writes its own XDG autostart entry, only when it changes, and removes only that one', async () => {
     electronStandIn.app.loginItemCalls.length = 0;
-    applyLoginItem(electronStandIn.app as never, true, 'linux');
+    const autostart = { dir: path.join(dir, 'config', 'autostart'), exec: '/opt/Payroll Uploader/payroll-uploader' };
+    const entryPath = path.join(autostart.dir, AUTOSTART_FILE);
+    applyLoginItem(electronStandIn.app as never, true, 'linux', () => autostart);
+    const entry = await readFile(entryPath, 'utf8');
+    expect(entry).toContain('Exec="/opt/Payroll Uploader/payroll-uploader" --hidden\n');
+    expect(entry.startsWith('[Desktop Entry]\nType=Application\n')).toBe(true);
+    // Set again: the file is not written again.
+    const written = (await stat(entryPath)).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    applyLoginItem(electronStandIn.app as never, true, 'linux', () => autostart);
+    expect((await stat(entryPath)).mtimeMs).toBe(written);
+    // Turned off: its entry goes, the clerk's own entries stay.
+    await writeFile(path.join(autostart.dir, 'mail.desktop'), '[Desktop Entry]\n');
+    applyLoginItem(electronStandIn.app as never, false, 'linux', () => autostart);
+    expect(await readdir(autostart.dir)).toEqual(['mail.desktop']);
+    applyLoginItem(electronStandIn.app as never, false, 'linux', () => autostart);
     expect(electronStandIn.app.loginItemCalls).toEqual([]);
+  });
+
+  it('on Linux starts the app with --hidden when the desktop reads the entry (GLib\'s own parser, through gio launch)', async () => {
+    // A path with every character the Exec line must escape.
+    const folder = path.join(dir, 'Payroll Uploader $HOME `id` "q" back\\slash');
+    await mkdir(folder, { recursive: true });
+    const program = path.join(folder, 'payroll-uploader');
+    const argvFile = path.join(dir, 'argv.txt');
+    await writeFile(program, `#!/bin/sh\nprintf '%s\\n' "$0" "$@" > '${argvFile}'\n`, { mode: 0o755 });
+    const autostart = { dir: path.join(dir, 'autostart'), exec: program };
+    applyLoginItem(electronStandIn.app as never, true, 'linux', () => autostart);
+    await execFileAsync('gio', ['launch', path.join(autostart.dir, AUTOSTART_FILE)]);
+    await vi.waitFor(async () => expect(await readFile(argvFile, 'utf8')).toBe(`${program}\n${HIDDEN_ARG}\n`), { timeout: 5_000 });
+  });
+
+  it('on Linux refuses a path the entry cannot name, with a message saying why', () => {
+    const autostart = { dir: path.join(dir, 'autostart'), exec: '/opt/100%/payroll-uploader' };
+    expect(() => applyLoginItem(electronStandIn.app as never, true, 'linux', () => autostart)).toThrow(/% sign or a control character/);
+  });
+
+  it('on Linux names the AppImage itself, in the XDG config folder', () => {
+    expect(linuxAutostart({ XDG_CONFIG_HOME: '/home/c/.cfg', APPIMAGE: '/home/c/Apps/Payroll.AppImage' }, '/tmp/.mount_x/payroll-uploader'))
+      .toEqual({ dir: '/home/c/.cfg/autostart', exec: '/home/c/Apps/Payroll.AppImage' });
+    expect(linuxAutostart({ XDG_CONFIG_HOME: 'relative' }, '/opt/Payroll Uploader/payroll-uploader'))
+      .toEqual({ dir: path.join(os.homedir(), '.config', 'autostart'), exec: '/opt/Payroll Uploader/payroll-uploader' });
   });
 });

@@ -3,6 +3,7 @@
  * for electron-store): the engine it starts is the built dist/engine/engine.js. Prints one JSON line of what it saw.
  * Run with `node --import tsx test/shell/built-main/run-built-main.ts` from the repository root.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +36,17 @@ const refused: unknown = await Promise.resolve(handler({ ...fromApp, senderFrame
   () => 'answered', (error: Error) => error.message);
 await until(() => (FakeTray.created[0]?.tooltip ?? '') !== '', 'the tray');
 
+// The tray's Start at login, on and off: on Linux an autostart entry in XDG_CONFIG_HOME comes and goes.
+type MenuItem = { label?: string; checked?: boolean; click?: (item: { checked: boolean }) => void };
+const loginItem = () => FakeTray.created[0]?.menu.find((item) => item.label === 'Start at login') as MenuItem | undefined;
+const entryPath = path.join(process.env.XDG_CONFIG_HOME ?? '/nonexistent', 'autostart', 'payroll-uploader.desktop');
+const loginOffAtStart = loginItem()?.checked === false && !existsSync(entryPath);
+loginItem()?.click?.({ checked: true });
+const loginExec = existsSync(entryPath) ? readFileSync(entryPath, 'utf8').split('\n').find((line) => line.startsWith('Exec=')) : undefined;
+const loginCheckedAfter = loginItem()?.checked;
+loginItem()?.click?.({ checked: false });
+const loginEntryRemoved = !existsSync(entryPath);
+
 const engine = electronStandIn.utilityChildren[0];
 electronStandIn.app.emit('before-quit', { preventDefault: () => undefined });
 await until(() => engine?.exitCode !== null && engine?.exitCode !== undefined, 'the engine to stop');
@@ -47,6 +59,7 @@ process.stdout.write(`${JSON.stringify({
   settings,
   refused,
   tray: FakeTray.created[0]?.tooltip,
+  login: { offAtStart: loginOffAtStart, exec: loginExec, checkedAfter: loginCheckedAfter, removed: loginEntryRemoved },
   engineArgs: engine?.spawnargs.slice(1),
   engineExit: engine?.exitCode,
 })}\n`);
