@@ -92,7 +92,7 @@ describe('the shell build', () => {
         settings: { ok: true, result: { file: path.join(dataDir, 'settings.json') } },
         refused: 'refused',
         tray: 'Payroll Uploader: Idle (not watching)',
-        login: { offAtStart: true, exec: `Exec="${process.execPath}" --hidden`, checkedAfter: true, removed: true },
+        login: { offAtStart: true, exec: `Exec="${process.execPath}" --hidden`, checkedAfter: true, removed: true, fromSettings: true },
         engineArgs: [dist('engine/engine.js'), '--data-dir', dataDir],
         engineExit: 0,
       });

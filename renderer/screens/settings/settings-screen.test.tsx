@@ -104,6 +104,38 @@ describe('SettingsScreen', () => {
     await waitFor(() => expect(within(folder).getByLabelText<HTMLInputElement>('Watched folder').value).toBe('/home/clerk/payroll-exports'));
   });
 
+  it('turns start at login on and off in the desktop app, and says so', async () => {
+    const bridge = createMemoryBridge({ platform: 'desktop' });
+    renderScreen(<SettingsScreen />, bridge);
+    const toggle = await screen.findByRole<HTMLInputElement>('switch', { name: /Open Payroll Uploader when I log in/ });
+    expect(toggle.checked).toBe(false);
+    await userEvent.click(toggle);
+    expect(await screen.findByText('Payroll Uploader will open when you log in.')).toBeTruthy();
+    expect(bridge.state.settings.startAtLogin).toBe(true);
+    await waitFor(() => expect(toggle.checked).toBe(true));
+    await userEvent.click(toggle);
+    expect(await screen.findByText('Payroll Uploader will not open when you log in.')).toBeTruthy();
+    expect(bridge.state.settings.startAtLogin).toBe(false);
+  });
+
+  it('says why start at login was not saved, and leaves the switch as it was', async () => {
+    const bridge = createMemoryBridge({ platform: 'desktop' });
+    bridge.override('settings.patch', () => {
+      throw new BridgeError({ name: 'BridgeError', code: 'internal', message: 'the settings file cannot be written: read-only file system' });
+    });
+    renderScreen(<SettingsScreen />, bridge);
+    const toggle = await screen.findByRole<HTMLInputElement>('switch', { name: /Open Payroll Uploader when I log in/ });
+    await userEvent.click(toggle);
+    expect(await screen.findByText(/read-only file system/)).toBeTruthy();
+    expect(toggle.checked).toBe(false);
+  });
+
+  it('offers no start at login in the browser, where nothing can start at login', async () => {
+    renderScreen(<SettingsScreen />, createMemoryBridge());
+    await form('Files');
+    expect(screen.queryByRole('switch', { name: /when I log in/ })).toBeNull();
+  });
+
   it('checks and saves how files are handled', async () => {
     const bridge = createMemoryBridge();
     renderScreen(<SettingsScreen />, bridge);

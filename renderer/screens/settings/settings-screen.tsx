@@ -1,13 +1,15 @@
-/** Settings: environments and credentials, the watched folder, and how files are handled. */
+/** Settings: environments and credentials, the watched folder, start at login (desktop app), and how files are handled. */
 import { Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { useBridge } from '../../data/bridge-context';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { EnvironmentSection } from './environment-section';
 import { FilesForm } from './files-form';
 import { FolderForm } from './folder-form';
 import { settingsText as t } from './settings-text';
+import { StartupForm } from './startup-form';
 
 function Section({ id, title, help, children }: { id: string; title: string; help: string; children: ReactNode }) {
   return (
@@ -20,6 +22,7 @@ function Section({ id, title, help, children }: { id: string; title: string; hel
 }
 
 export function SettingsScreen() {
+  const bridge = useBridge();
   const settings = useBridgeQuery('settings.get', {});
   return (
     <>
@@ -34,6 +37,11 @@ export function SettingsScreen() {
           <Section id="settings-folder" title={t.folder.heading} help={t.folder.help}>
             <FolderForm folder={settings.data.settings.watchedFolder} />
           </Section>
+          {bridge.platform === 'desktop' && (
+            <Section id="settings-startup" title={t.startup.heading} help={t.startup.help}>
+              <StartupForm startAtLogin={settings.data.settings.startAtLogin ?? false} />
+            </Section>
+          )}
           <Section id="settings-files" title={t.files.heading} help={t.files.help}>
             <FilesForm settings={settings.data.settings} />
           </Section>

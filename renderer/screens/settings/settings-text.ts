@@ -44,6 +44,14 @@ export const settingsText = {
     save: 'Save folder',
     saved: (folder: string) => `Now watching ${folder}.`,
   },
+  startup: {
+    heading: 'Start at login',
+    help: 'Payroll Uploader can open by itself when you log in to this computer, so no export waits for you to start it.',
+    label: 'Open Payroll Uploader when I log in',
+    description: 'It opens in the background, as an icon in the tray or menu bar, and watches the folder. That icon\'s menu has the same choice.',
+    on: 'Payroll Uploader will open when you log in.',
+    off: 'Payroll Uploader will not open when you log in.',
+  },
   files: {
     heading: 'Files',
     help: 'How files in the watched folder are recognised, checked and filed away.',

@@ -46,6 +46,13 @@ const loginExec = existsSync(entryPath) ? readFileSync(entryPath, 'utf8').split(
 const loginCheckedAfter = loginItem()?.checked;
 loginItem()?.click?.({ checked: false });
 const loginEntryRemoved = !existsSync(entryPath);
+// The Settings screen's switch: the engine saves settings.json, the shell hears it and writes the entry.
+await handler(fromApp, 'settings.patch', { startAtLogin: true });
+await until(() => existsSync(entryPath), 'the autostart entry after the settings changed');
+await until(() => loginItem()?.checked === true, 'the tray to show start at login');
+await handler(fromApp, 'settings.patch', { startAtLogin: false });
+await until(() => !existsSync(entryPath), 'the autostart entry to go after the settings changed');
+const loginFromSettings = loginItem()?.checked === false;
 
 const engine = electronStandIn.utilityChildren[0];
 electronStandIn.app.emit('before-quit', { preventDefault: () => undefined });
@@ -59,7 +66,7 @@ process.stdout.write(`${JSON.stringify({
   settings,
   refused,
   tray: FakeTray.created[0]?.tooltip,
-  login: { offAtStart: loginOffAtStart, exec: loginExec, checkedAfter: loginCheckedAfter, removed: loginEntryRemoved },
+  login: { offAtStart: loginOffAtStart, exec: loginExec, checkedAfter: loginCheckedAfter, removed: loginEntryRemoved, fromSettings: loginFromSettings },
   engineArgs: engine?.spawnargs.slice(1),
   engineExit: engine?.exitCode,
 })}\n`);
