@@ -26,8 +26,11 @@ export type World = {
   browser: Browser;
   /** Starts `payroll-uploader ui` on the world's data folder (settings, if given, are written first). */
   startUi(settings?: SettingsInput): Promise<UiApp>;
-  /** A fresh browser page signed in to the ui, at the size of a laptop screen. */
-  open(ui: UiApp): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }>;
+  /**
+   * A fresh browser page signed in to the ui, at the size of a laptop screen; `pageScript` runs in it before the
+   * app's own scripts (desktopPreload).
+   */
+  open(ui: UiApp, pageScript?: string): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }>;
   stop(): Promise<void>;
 };
 
@@ -43,8 +46,9 @@ export async function startWorld(): Promise<World> {
   return {
     keyring, server, dataDir, folder, browser,
     startUi: (settings) => startUiApp({ env: keyring.env, dataDir, ...(settings ? { settings } : {}) }),
-    async open(ui) {
+    async open(ui, pageScript) {
       const opened = await openPage(browser);
+      if (pageScript) await opened.page.addInitScript(pageScript);
       await opened.page.setViewportSize({ width: 1280, height: 860 });
       await opened.page.goto(ui.url);
       return opened;
@@ -62,16 +66,35 @@ export async function startWorld(): Promise<World> {
 export type SignedIn = { world: World; ui: UiApp; page: Page; errors: string[] };
 
 /**
- * Registers, in the calling describe block, a world started and a page taken through the first run before its
- * tests (the ui started with `settings`), and all of it stopped after them. The fields are set once beforeAll ran.
+ * The Electron preload cannot run here: this stands in for its `window.payroll` in a page of the ui, saying
+ * `platform: 'desktop'` and forwarding each call to the ui's own HTTP bridge, so the screens show what the desktop
+ * app shows while the core and its files stay real.
  */
-export function signedInWorld(settings?: SettingsInput): SignedIn {
+export const desktopPreload = (ui: UiApp): string => `globalThis.payroll = {
+  platform: 'desktop',
+  async call(method, request) {
+    const response = await fetch('/bridge/' + method, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ${ui.token}' }, body: JSON.stringify(request),
+    });
+    const body = await response.json();
+    if (body.ok) return body.result;
+    throw body;
+  },
+  on: () => () => undefined,
+};`;
+
+/**
+ * Registers, in the calling describe block, a world started and a page taken through the first run before its
+ * tests (the ui started with `settings`, the page given `pageScript` of it), and all of it stopped after them. The
+ * fields are set once beforeAll ran.
+ */
+export function signedInWorld(settings?: SettingsInput, pageScript?: (ui: UiApp) => string): SignedIn {
   const signedIn = {} as SignedIn;
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     signedIn.world = await startWorld();
     signedIn.ui = await signedIn.world.startUi(settings);
-    const opened = await signedIn.world.open(signedIn.ui);
+    const opened = await signedIn.world.open(signedIn.ui, pageScript?.(signedIn.ui));
     ({ page: signedIn.page, errors: signedIn.errors, close } = opened);
     await firstRun(signedIn.page, signedIn.world);
   }, 180_000);

@@ -1,50 +1,18 @@
 /**
- * The Settings screen as the desktop app shows it, in Chromium. The Electron preload cannot run here, so the page gets
- * a stand-in for its `window.payroll` that says `platform: 'desktop'` and forwards each call to the ui's own HTTP
- * bridge; the screens, the core and the settings file are real.
+ * The Settings screen as the desktop app shows it, in Chromium: the page has a stand-in for the Electron preload
+ * (desktopPreload); the screens, the core and the settings file are real.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage } from '../helpers/browser';
-import type { UiApp } from '../helpers/ui-app';
-import { checkZoom, firstRun, startWorld, visit, type World } from './screens-a-kit';
-
-/** The preload's bridge as the renderer sees it, over the ui's HTTP bridge with its token. */
-const desktopPreload = (token: string) => `globalThis.payroll = {
-  platform: 'desktop',
-  async call(method, request) {
-    const response = await fetch('/bridge/' + method, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ${token}' }, body: JSON.stringify(request),
-    });
-    const body = await response.json();
-    if (body.ok) return body.result;
-    throw body;
-  },
-  on: () => () => undefined,
-};`;
+import { describe, expect, it } from 'vitest';
+import { checkZoom, desktopPreload, signedInWorld, visit } from './screens-a-kit';
 
 describe('Settings in the desktop app (Chromium, a stand-in for the preload)', () => {
-  let world: World;
-  let ui: UiApp | undefined;
-  beforeAll(async () => {
-    world = await startWorld();
-  }, 120_000);
-  afterAll(async () => {
-    await ui?.stop();
-    await world?.stop();
-  });
+  const signedIn = signedInWorld(undefined, desktopPreload);
 
   it('turns start at login on and off, saved in the settings file', async () => {
-    ui = await world.startUi();
-    const opened = await openPage(world.browser);
-    const { page } = opened;
-    await page.addInitScript(desktopPreload(ui.token));
-    await page.setViewportSize({ width: 1280, height: 860 });
-    await page.goto(ui.url);
-    await firstRun(page, world);
+    const { page, world, errors } = signedIn;
     await page.getByRole('link', { name: 'Settings' }).click();
-
     const section = page.getByRole('region', { name: 'Start at login' });
     const toggle = section.getByRole('switch', { name: 'Open Payroll Uploader when I log in' });
     expect(await toggle.isChecked()).toBe(false);
@@ -63,7 +31,6 @@ describe('Settings in the desktop app (Chromium, a stand-in for the preload)', (
     await section.getByText('Payroll Uploader will not open when you log in.').waitFor();
     expect(await toggle.isChecked()).toBe(false);
     expect(JSON.parse(await readFile(settingsFile, 'utf8'))).toMatchObject({ startAtLogin: false });
-    expect(opened.errors).toEqual([]);
-    await opened.close();
-  }, 180_000);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });
