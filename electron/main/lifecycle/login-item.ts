@@ -3,10 +3,11 @@
  * Electron has none, through an XDG autostart entry (`~/.config/autostart/payroll-uploader.desktop`), which GNOME,
  * KDE, Xfce and the other desktops that follow freedesktop.org start at login.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { App } from 'electron';
+import { errorCode } from '../../lib/fs-errors';
 
 /** The argument a login start carries, so the window stays hidden. */
 export const HIDDEN_ARG = '--hidden';
@@ -61,7 +62,7 @@ function readIfAny(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }
@@ -77,9 +78,8 @@ function applyAutostart(autostart: LinuxAutostart, enabled: boolean): void {
   const entry = autostartEntry(autostart.exec);
   if (current === entry) return;
   mkdirSync(autostart.dir, { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, entry, { mode: 0o644 });
-  renameSync(temporary, path);
+  // A torn entry is rewritten at the next start, as it differs from what is wanted.
+  writeFileSync(path, entry, { mode: 0o644 });
 }
 
 /**
