@@ -57,6 +57,15 @@ describe('theme', () => {
     });
   }
 
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`gives a switch that is off a track of at least 3:1 against the page and its white thumb (WCAG 1.4.11), ${scheme}`, () => {
+      const vars = variables(scheme);
+      const track = resolve(vars, '--app-switch-track-off');
+      expect(contrast(track, resolve(vars, '--mantine-color-body'))).toBeGreaterThanOrEqual(3);
+      expect(contrast(track, resolve(vars, '--mantine-color-white'))).toBeGreaterThanOrEqual(3);
+    });
+  }
+
   it('keeps the error red a red (contrast is not bought by turning it black or grey)', () => {
     for (const scheme of ['light', 'dark'] as const) {
       const { r, g, b } = toRgba(resolve(variables(scheme), '--mantine-color-error'));

@@ -21,6 +21,10 @@ const STATE_COLORS = ['green', 'yellow', 'red', 'blue', 'gray', 'orange', 'teal'
  * background 3.4:1. Errors get a red that reaches 4.5:1 on the page, an input, a striped row and the red alert's own
  * background: red 9 darkened by a tenth in the light scheme (5.3:1 on the alert, 6.4:1 on white), red 4 in the dark
  * one (4.8:1 on the darkest of them). theme.test.ts checks every pair.
+ *
+ * A switch that is off shows Mantine's pale track (gray 3 on white, 1.3:1; dark 5 on the dark page, 1.4:1): the
+ * control and which way it is set hardly show. `--app-switch-track-off` (used in app.css) reaches 3:1 against the
+ * page and the white thumb (WCAG 1.4.11): gray 6 in the light scheme, dark 2 in the dark one.
  */
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
   const errorRed = darken(resolved.colors.red[9], 0.1);
@@ -31,10 +35,12 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
       ...Object.fromEntries(STATE_COLORS.map((c) => [`--mantine-color-${c}-light-color`, darken(resolved.colors[c][9], 0.45)])),
       '--mantine-color-error': errorRed,
       '--mantine-color-red-text': errorRed,
+      '--app-switch-track-off': 'var(--mantine-color-gray-6)',
     },
     dark: {
       '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
       '--mantine-color-error': 'var(--mantine-color-red-4)',
+      '--app-switch-track-off': 'var(--mantine-color-dark-2)',
     },
   };
 };
