@@ -1,5 +1,6 @@
-import { DEFAULT_THEME, defaultCssVariablesResolver, luminance, mergeMantineTheme, toRgba } from '@mantine/core';
+import { DEFAULT_THEME, defaultCssVariablesResolver, mergeMantineTheme, toRgba } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
+import { contrast } from '../test-kit/contrast';
 import { cssVariablesResolver, theme } from './theme';
 
 const full = mergeMantineTheme(DEFAULT_THEME, theme);
@@ -28,11 +29,6 @@ function over(top: string, under: string): string {
   const u = toRgba(under);
   const mix = (a: number, b: number) => Math.round(a * t.a + b * (1 - t.a));
   return `rgb(${mix(t.r, u.r)}, ${mix(t.g, u.g)}, ${mix(t.b, u.b)})`;
-}
-
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
 }
 
 // Where red text stands: the page, an input, a striped table row and the red alert (Mantine's light variant).

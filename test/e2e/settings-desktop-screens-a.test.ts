@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { luminance } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
+import { contrast } from '../../renderer/test-kit/contrast';
 import { checkZoom, desktopPreload, signedInWorld, visit } from './screens-a-kit';
 
 describe('Settings in the desktop app (Chromium, a stand-in for the preload)', () => {
@@ -18,10 +18,6 @@ describe('Settings in the desktop app (Chromium, a stand-in for the preload)', (
     const toggle = section.getByRole('switch', { name: 'Open Payroll Uploader when I log in' });
     expect(await toggle.isChecked()).toBe(false);
     // Off, its track stands out from the page and from its thumb (3:1, WCAG 1.4.11), in both schemes.
-    const ratio = (a: string, b: string) => {
-      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-      return (hi + 0.05) / (lo + 0.05);
-    };
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const colours = await section.locator('.mantine-Switch-track').evaluate((track) => ({
@@ -29,8 +25,8 @@ describe('Settings in the desktop app (Chromium, a stand-in for the preload)', (
         thumb: getComputedStyle(track.querySelector('.mantine-Switch-thumb') ?? track).backgroundColor,
         page: getComputedStyle(document.body).backgroundColor,
       }));
-      expect(ratio(colours.track, colours.page), `${scheme}: ${JSON.stringify(colours)}`).toBeGreaterThanOrEqual(3);
-      expect(ratio(colours.track, colours.thumb), `${scheme}: ${JSON.stringify(colours)}`).toBeGreaterThanOrEqual(3);
+      expect(contrast(colours.track, colours.page), `${scheme}: ${JSON.stringify(colours)}`).toBeGreaterThanOrEqual(3);
+      expect(contrast(colours.track, colours.thumb), `${scheme}: ${JSON.stringify(colours)}`).toBeGreaterThanOrEqual(3);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     // The switch moves once the core has saved the choice (so not check(), which wants it moved at once).
