@@ -13,13 +13,13 @@ import { createGroupCommit } from './db/group-commit';
 import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
-import { clientErrorHandler, installErrorHandling, newTraceId } from './http/error-handling';
+import { MAX_URL_LENGTH, clientErrorHandler, frameworkErrors, installErrorHandling, newTraceId } from './http/error-handling';
 import { installJsonBody } from './http/json-body';
 import { maskedLogger } from './http/masked-logger';
 import { HttpError } from './http/http-error';
 import { installFaults } from './local/faults';
 import { localRoutes } from './local/local-routes';
-import { installRequestLog, noteRefused } from './local/request-log';
+import { installRequestLog, noteAnswered, noteRefused } from './local/request-log';
 import type { ServerOptions } from './options';
 import { SERVER_DEFAULTS } from './options';
 import { processJsonBatch } from './processing/json-batches';
@@ -102,6 +102,9 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   const app = Fastify({
     logger: false,
     genReqId: newTraceId,
+    // A path parameter may be as long as a URL may be: the route's own checks answer an overlong id.
+    routerOptions: { maxParamLength: MAX_URL_LENGTH },
+    frameworkErrors: frameworkErrors((request, reply, body) => void noteAnswered(ctx, request, reply, body)),
     // Idle keep-alive connections close at once; requests in flight (an upload) may finish: see close().
     forceCloseConnections: false,
     // Fastify's own 503 during a stop is a bare body without X-Trace-Id; the hook below answers it instead.

@@ -126,4 +126,20 @@ describe('hostile input', () => {
     expect(res.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
     expect(errorBodySchema.parse(await res.json()).errors[0]).toMatch(/at most 8192/);
   });
+
+  it('the router\'s refusals: a bad percent-encoding is a 400, an overlong path segment a 414 only past 8192, all logged', async () => {
+    for (const path of ['/law/api/v1/census%zz', '/uploads/%zz', '/nope%']) {
+      const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, path).toBe(400);
+      expect(errorBodySchema.parse(await res.json()).errors[0]).toMatch(/percent-encoding; write a literal % as %25/);
+      expect(await loggedRow(res.headers.get('x-trace-id') ?? undefined)).toMatchObject({ status: 400, path });
+    }
+    // A 120-character id is just an unknown import.
+    const long = await api(server.url, token, 'GET', `/local/v1/imports/${'a'.repeat(120)}`);
+    expect(long.status).toBe(404);
+    const longer = await fetch(`${server.url}/local/v1/imports/${'a'.repeat(9000)}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(longer.status).toBe(414);
+    expect(longer.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
+    expect(errorBodySchema.parse(await longer.json()).errors[0]).toMatch(/at most 8192/);
+  });
 });

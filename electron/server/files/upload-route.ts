@@ -50,6 +50,10 @@ class TooLarge extends Error {}
 function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receiving: Set<string>): FileRow {
   const { fileId } = request.params as UploadParams;
   const query = request.query as UploadQuery;
+  const file = getFile(ctx.db, fileId);
+  // The request is about this file's client, refused or not: the request log shows it to that client only
+  // (the answer below still does not tell a forged address of a known file from one of an unknown file).
+  if (file) request.clientId = file.client_id;
   const signature = checkUploadSignature(ctx.keys.upload, fileId, query.expires, query.signature);
   if (!signature.ok) {
     throw new HttpError(403, [signature.missing
@@ -59,10 +63,7 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
   if (Date.now() > signature.expires * 1000) {
     throw new HttpError(403, [`the upload address expired at ${isoOfUnix(signature.expires)}; ${NEW_GRANT}`]);
   }
-  const file = getFile(ctx.db, fileId);
   if (!file || file.expires_at !== signature.expires) throw new HttpError(403, [`the upload address is not known; ${NEW_GRANT}`]);
-  // From here on the request is the grant's client's: the request log shows it to that client only.
-  request.clientId = file.client_id;
   if (file.status === 'SUPERSEDED') {
     throw new HttpError(403, ['this upload address was replaced by a newer grant for the same checksum; use the newest uploadUrl']);
   }

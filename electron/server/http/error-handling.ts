@@ -1,7 +1,7 @@
 /** Every error leaves as the spec's error body; every response carries X-Trace-Id; 404 vs 405. */
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_TITLES, errorBody } from '../../../shared';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from './http-error';
@@ -72,6 +72,28 @@ export function clientErrorHandler(
   };
 }
 
+const urlTooLong = (url: string) => new HttpError(414, [`the URL is ${url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`]);
+
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals (a path with a bad percent-encoding such as `%zz`, a path
+ * segment longer than `maxParamLength`) answered like every other error, with X-Trace-Id. No hook runs for them,
+ * so `onAnswered` hears of each answer, with its body (the request log records it).
+ */
+export function frameworkErrors(
+  onAnswered: (request: FastifyRequest, reply: FastifyReply, body: string) => void,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    const refusal = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? urlTooLong(request.url)
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new HttpError(400, ['the URL holds a % that does not start a valid percent-encoding; write a literal % as %25'])
+        : new HttpError(400, [error.message]);
+    const body = JSON.stringify(errorBody(refusal.statusCode, refusal.messages));
+    void reply.code(refusal.statusCode).header('X-Trace-Id', request.id).type('application/json; charset=utf-8').send(body);
+    onAnswered(request, reply, body);
+  };
+}
+
 function routePattern(url: string): RegExp {
   const escaped = url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   // Exact: Fastify does not ignore a trailing slash, so `/census/` is an unknown route (404), not a 405 saying "use POST".
@@ -87,9 +109,7 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Trace-Id', request.id);
-    done(request.url.length > MAX_URL_LENGTH
-      ? new HttpError(414, [`the URL is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`])
-      : undefined);
+    done(request.url.length > MAX_URL_LENGTH ? urlTooLong(request.url) : undefined);
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {

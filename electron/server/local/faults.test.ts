@@ -90,7 +90,13 @@ describe('injected faults', () => {
     });
     await expect(attempt).rejects.toThrow(TypeError);
     const rows = await loggedRows(server.url, token, 'pathPrefix=/law/api/v1/census&status=0', () => true);
-    expect(rows[0]).toMatchObject({ method: 'POST', status: 0 });
+    // The caller's own row: a dropped request is shown to the client whose token it bore only.
+    expect(rows[0]).toMatchObject({ method: 'POST', status: 0, clientId: 'test-client' });
+  });
+
+  it('meets a rule whatever percent-encoding the path is written in, as the router reads it', async () => {
+    await setFaults([{ pathPrefix: '/law/api/v1/census', errorRate: 1 }]);
+    expect((await api(server.url, token, 'POST', '/law/api/v1/%63ensus', census)).status).toBe(503);
   });
 
   it('never applies to /local/v1, so faults can always be switched off', async () => {

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { verifyToken } from '../auth/tokens';
+import { bearerClaims } from '../auth/bearer';
 import type { ServerContext } from '../context';
 import { getFile } from '../files/files-repo';
 import { HttpError } from '../http/http-error';
@@ -15,17 +15,32 @@ import { faultStore } from './fault-store';
 import { noteDropped } from './request-log';
 import { collectRoutes } from './route-catalog';
 
-/** Whose request this is, as far as fault rules go (unverified Basic ids only fault the sender's own request). */
+/**
+ * Whose request this is, as far as fault rules go (unverified Basic ids only fault the sender's own request).
+ * An upload is its grant's client's, whatever token it carries; a valid bearer token names the client, which
+ * then also owns the request's row in the request log.
+ */
 async function callerOf(ctx: ServerContext, request: FastifyRequest, path: string): Promise<string | undefined> {
-  const header = request.headers.authorization;
-  if (typeof header === 'string') {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    if (bearer) return (await verifyToken(ctx.keys.jwt, bearer))?.clientId;
-    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)?.[1];
-    if (basic) return Buffer.from(basic, 'base64').toString('utf8').split(':', 1)[0];
-  }
   if (path.startsWith('/uploads/')) return getFile(ctx.db, path.slice('/uploads/'.length))?.client_id;
-  return undefined;
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  if (/^Bearer\s/i.test(header)) {
+    const claims = await bearerClaims(ctx, request).catch(() => undefined);
+    if (claims) request.clientId = claims.clientId;
+    return claims?.clientId;
+  }
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)?.[1];
+  return basic ? Buffer.from(basic, 'base64').toString('utf8').split(':', 1)[0] : undefined;
+}
+
+/** The path as the router reads it (percent-decoded), so `/law/api/v1/%63ensus` meets the rule for `/law/api/v1/census`. */
+function routedPath(url: string): string {
+  const path = url.split('?', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 export function installFaults(app: FastifyInstance, ctx: ServerContext): void {
@@ -35,7 +50,7 @@ export function installFaults(app: FastifyInstance, ctx: ServerContext): void {
 
   app.addHook('onRequest', async (request, reply) => {
     if (store.empty()) return;
-    const path = request.url.split('?', 1)[0] ?? '';
+    const path = routedPath(request.url);
     const caller = await callerOf(ctx, request, path);
     const rule = caller === undefined ? undefined : store.match(caller, path);
     if (!rule) return;

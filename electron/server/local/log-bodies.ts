@@ -15,6 +15,11 @@ const FORM_SECRET_RE = new RegExp(`(^|&)(${SECRET_KEYS})=[^&]*`, 'g');
 
 export const maskJsonSecrets = (text: string) => text.replace(JSON_SECRET_RE, `"$1"$2"${MASK}"`);
 
+const MASKED_KEYS = new Set(`${SECRET_KEYS}|${PERSONAL_KEYS}`.split('|'));
+/** JSON.stringify's replacer for parsed bodies: a masked key's whole value goes, an array or object too. */
+const maskValue = (key: string, value: unknown) => (MASKED_KEYS.has(key) ? MASK : value);
+const maskedJson = (value: unknown) => JSON.stringify(value, maskValue) ?? 'null';
+
 /** The query value of `signature` (the upload address's HMAC) masked. */
 export const maskSignature = (url: string) =>
   url.includes('ignature=') ? url.replace(/([?&]signature=)[^&]*/gi, `$1${MASK}`) : url;
@@ -33,12 +38,12 @@ export function boundText(text: string, size?: number | null): string {
   return masked.slice(0, BODY_LIMIT) + marker(size === undefined ? Buffer.byteLength(text) : size ?? undefined);
 }
 
-/** JSON of a parsed body; arrays are serialised item by item only until the limit is passed (batches may be 5 MB). */
+/** JSON of a parsed body, masked key by key; arrays are serialised item by item only until the limit is passed (batches may be 5 MB). */
 export function boundJson(value: unknown, size?: number | null): string {
-  if (!Array.isArray(value)) return boundText(JSON.stringify(value) ?? 'null', size);
+  if (!Array.isArray(value)) return boundText(maskedJson(value), size);
   let text = '[';
   for (let i = 0; i < value.length; i++) {
-    text += (i > 0 ? ',' : '') + (JSON.stringify(value[i]) ?? 'null');
+    text += (i > 0 ? ',' : '') + maskedJson(value[i]);
     if (text.length > BODY_LIMIT + 256) return boundText(text, size ?? null);
   }
   return boundText(`${text}]`, size);

@@ -85,6 +85,50 @@ describe('the request log', () => {
     expect(uploadRow?.requestBody).toBe(`<${Buffer.byteLength(csv)} bytes of text/csv>`);
   });
 
+  it('masks a personal field whose value is an array or object, whole', async () => {
+    const sent = [{ ...record(1), lastName: ['Doe', 'Roe'], firstName: { given: 'Jane' }, ssn: ['123-45-6789', '987-65-4321'] }];
+    const posted = await api(server.url, token, 'POST', '/law/api/v1/census', sent);
+    expect(posted.status).toBe(400);
+    const [row] = await findRows('status=400', (r) => r.traceId === posted.headers.get('x-trace-id'));
+    expect(JSON.parse(row?.requestBody ?? '')).toEqual([{ ...record(1), lastName: '***', firstName: '***', ssn: '***' }]);
+  });
+
+  it('gives a request no route answered to the client of its valid token, and shows others no body of a shared row', async () => {
+    const otherToken = await getToken(server.url, OTHER);
+    const payroll = [{ ...record(77), employeeRegistration: 'SECRET-EMP-77' }];
+    const ids: string[] = [];
+    for (const [method, path, status] of [['POST', '/law/api/v1/census/', 404], ['PATCH', '/law/api/v1/census', 405]] as const) {
+      const res = await api(server.url, token, method, path, payroll);
+      expect(res.status).toBe(status);
+      const [row] = await findRows(`pathPrefix=${path}`, (r) => r.traceId === res.headers.get('x-trace-id'));
+      expect(row?.clientId).toBe(TEST_CLIENT.id);
+      ids.push(res.headers.get('x-trace-id') ?? '');
+    }
+    // Without a valid token the row is everyone's: its body is kept as its size and type only.
+    const anonymous = await api(server.url, 'not-a-token', 'POST', '/law/api/v1/census/', payroll);
+    expect(anonymous.status).toBe(404);
+    const [shared] = await loggedRows(server.url, otherToken, 'pathPrefix=/law/api/v1/census/', (r) => r.traceId === anonymous.headers.get('x-trace-id'));
+    expect(shared?.clientId).toBeNull();
+    expect(shared?.requestBody).toMatch(/^<\d+ bytes of application\/json>$/);
+    const seen = JSON.stringify((await api(server.url, otherToken, 'GET', '/local/v1/requests?limit=1000')).body);
+    expect(seen).not.toContain('SECRET-EMP-77');
+    for (const id of ids) expect(seen).not.toContain(id);
+  });
+
+  it('gives a refused upload to a known address to that address\'s client', async () => {
+    const grants = await api(server.url, token, 'POST', '/law/api/v1/payroll-submissions',
+      [{ fileType: '1', referenceDate: '2026-03-31T00:00:00Z', checksum: 'a'.repeat(32), fileName: 'log-owner.csv' }]);
+    expect(grants.status).toBe(201);
+    const address = new URL((grants.body as { uploadUrl: string }[])[0]?.uploadUrl ?? '');
+    address.searchParams.set('signature', 'f'.repeat(64));
+    const forged = await fetch(address, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body: 'a\n' });
+    expect(forged.status).toBe(403);
+    const [row] = await findRows(`pathPrefix=${address.pathname}`, (r) => r.traceId === forged.headers.get('x-trace-id'));
+    expect(row?.clientId).toBe(TEST_CLIENT.id);
+    const seen = JSON.stringify((await api(server.url, await getToken(server.url, OTHER), 'GET', '/local/v1/requests?limit=1000')).body);
+    expect(seen).not.toContain(address.pathname);
+  });
+
   it('shows the caller its own requests and anonymous ones, newest first, and refuses bad queries', async () => {
     const otherToken = await getToken(server.url, OTHER);
     const theirs = await api(server.url, otherToken, 'GET', '/local/v1/imports');

@@ -5,6 +5,7 @@
  * are not stored at all, tokens and client secrets are masked, uploaded files are not stored.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerClaims } from '../auth/bearer';
 import type { ServerContext } from '../context';
 import type { Db } from '../db/database';
 import { MAX_URL_LENGTH, type ParserRefusal } from '../http/error-handling';
@@ -137,11 +138,35 @@ const started = new WeakMap<FastifyRequest, bigint>();
 const startedAt = (request: FastifyRequest) => started.get(request) ?? process.hrtime.bigint();
 
 function rowOf(request: FastifyRequest, reply: FastifyReply, status: number): Row {
-  const elapsed = reply.elapsedTime;
+  // A router refusal's reply has no start time.
+  const elapsed = Number.isFinite(reply.elapsedTime) ? reply.elapsedTime : 0;
+  const clientId = request.clientId ?? null;
   return [
     new Date(Date.now() - elapsed).toISOString(), request.method, maskSignature(request.url), status, Math.round(elapsed),
-    request.id, request.clientId ?? null, requestBodyText(request), responseBodyText(responses.get(request)),
+    request.id, clientId,
+    // A row of no known client is shown to every client: what was sent is kept as its size and type only.
+    clientId === null ? sharedRowBody(request) : requestBodyText(request),
+    responseBodyText(responses.get(request)),
   ];
+}
+
+function sharedRowBody(request: FastifyRequest): string | null {
+  const size = contentLength(request);
+  return size || request.headers['transfer-encoding'] ? bodyPlaceholder(size ? String(size) : undefined, request.headers['content-type']) : null;
+}
+
+/**
+ * Gives a request no route claimed (a 404, a 405) to the client of its bearer token, when that token is valid,
+ * so its row is shown to that client only. Requests a route answered have their client already.
+ */
+function claimRequest(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+  // A 401 is a token the route's guard has refused already.
+  if (request.clientId !== undefined || reply.statusCode === 401 || !/^Bearer\s/i.test(request.headers.authorization ?? '')) {
+    return undefined;
+  }
+  return bearerClaims(ctx, request).then((claims) => {
+    request.clientId = claims.clientId;
+  }, () => undefined);
 }
 
 /** Records every request into request_log; installed after the fault hook and before the routes. */
@@ -158,11 +183,7 @@ export function installRequestLog(app: FastifyInstance, ctx: ServerContext): voi
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    if (!logged.has(request)) {
-      logged.add(request);
-      writer.add(rowOf(request, reply, reply.statusCode));
-    }
-    done();
+    noteAnswered(ctx, request, reply).then(() => done(), done);
   });
   app.addHook('onRequestAbort', (request, done) => {
     if (!logged.has(request)) {
@@ -190,6 +211,19 @@ export function noteRefused(ctx: ServerContext, refusal: ParserRefusal): void {
     new Date().toISOString(), method, maskSignature(path.slice(0, MAX_URL_LENGTH)), refusal.status, 0, refusal.traceId,
     null, null, boundText(refusal.body),
   ]);
+}
+
+/**
+ * Records an answered request, once: from the onResponse hook, and for the router's own refusals (a bad
+ * percent-encoding), which no hook sees; `payload` is the answer's body when the onSend hook did not see it.
+ */
+export async function noteAnswered(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, payload?: string): Promise<void> {
+  const writer = logs.get(ctx);
+  if (!writer || logged.has(request)) return;
+  logged.add(request);
+  if (payload !== undefined) responses.set(request, payload);
+  await claimRequest(ctx, request, reply);
+  writer.add(rowOf(request, reply, reply.statusCode));
 }
 
 /** Records a request that fault injection dropped without an answer (status 0). */
