@@ -24,4 +24,6 @@ export const LIMITS = {
   stringMax: 100,
   employeeRegistrationMax: 30,
   fileNameMax: 255,
+  /** Messages listed in one error body; a last line says how many more there were. */
+  listedErrors: 100,
 } as const;

@@ -6,10 +6,13 @@ function pathText(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 }
 
-/** `[2].hireDate: must be a real calendar date YYYY-MM-DD`; `where` prefixes every message. */
-export function formatIssues(error: z.ZodError, where = ''): string[] {
+/**
+ * `[2].hireDate: must be a real calendar date YYYY-MM-DD`; `where` prefixes every message, `under` every
+ * path (the index of a record checked on its own).
+ */
+export function formatIssues(error: z.ZodError, where = '', under: readonly PropertyKey[] = []): string[] {
   return error.issues.map((issue) => {
-    const path = pathText(issue.path);
+    const path = pathText([...under, ...issue.path]);
     const at = [where, path].filter(Boolean).join(' ');
     return at ? `${at}: ${issue.message}` : issue.message;
   });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CensusRecord, ImportCreated, ReceiptRecord, RecordKind } from '../../../shared';
-import { LIMITS, batchSchemas, formatIssues, quickRecordCheck } from '../../../shared';
+import { LIMITS, batchSchemas, formatIssues, quickRecordCheck, recordSchemas } from '../../../shared';
 import { requireScope } from '../auth/require-scope';
 import type { ServerContext } from '../context';
 import type { ImportRow } from '../db/imports-repo';
@@ -75,9 +75,29 @@ function batchRecords(kind: RecordKind, body: unknown): { records: unknown[]; as
     }
     if (records.length === body.length) return { records, asSent };
   }
-  const parsed = batchSchemas[kind].safeParse(body);
-  if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error));
-  return { records: parsed.data, asSent: false };
+  if (!Array.isArray(body) || body.length === 0) {
+    const parsed = batchSchemas[kind].safeParse(body);
+    if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error));
+  }
+  // Record by record, so a batch of a million bad records stops at the first LIMITS.listedErrors problems
+  // instead of wording every one of them.
+  const records: unknown[] = [];
+  const problems: string[] = [];
+  for (let i = 0; i < (body as unknown[]).length; i++) {
+    const parsed = recordSchemas[kind].safeParse((body as unknown[])[i]);
+    if (parsed.success) {
+      records.push(parsed.data);
+      continue;
+    }
+    problems.push(...formatIssues(parsed.error, '', [i]));
+    if (problems.length >= LIMITS.listedErrors && i < (body as unknown[]).length - 1) {
+      problems.length = LIMITS.listedErrors - 1;
+      problems.push(`… and records after [${i}] were not checked (only the first problems are listed)`);
+      break;
+    }
+  }
+  if (problems.length) throw new HttpError(400, problems);
+  return { records, asSent: false };
 }
 
 export function importRoutes(ctx: ServerContext) {
