@@ -29,8 +29,12 @@ describe('handshake metadata', () => {
     [{ extra: 1 }, '[0]: unknown field(s): extra'],
     ...['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'].map((fileType) =>
       [{ fileType }, '[0].fileType: must be one of the file type codes "1" (Census), "2" (Receipt)'] as [Record<string, unknown>, string]),
-    ...['a\nb.csv', 'a\rb.csv', 'a\tb.csv', 'a\u0000.csv', 'a\u007f.csv', 'a\u0085.csv', 'inv\u202Evsc.csv', 'a\u2066b\u2069.csv', 'a\u2028b.csv', 'a\u200fb.csv']
-      .map((fileName) => [{ fileName }, '[0].fileName: must not hold control characters, line breaks or bidirectional marks'] as [Record<string, unknown>, string]),
+    ...['a\nb.csv', 'a\rb.csv', 'a\tb.csv', 'a\u0000.csv', 'a\u007f.csv', 'a\u0085.csv', 'inv\u202Evsc.csv', 'a\u2066b\u2069.csv', 'a\u2028b.csv', 'a\u200fb.csv',
+      // invisible: zero-width space and joiner, byte-order mark, soft hyphen, invisible times, annotation, language tag;
+      // a noncharacter and a lone surrogate
+      'a\u200bb.csv', 'a\u200db.csv', '\ufeffa.csv', 'a\u00adb.csv', 'a\u2062b.csv', 'a\ufff9b.csv', 'a\u{e0001}b.csv',
+      'a\ufffeb.csv', 'a\ud800b.csv']
+      .map((fileName) => [{ fileName }, '[0].fileName: must not hold control characters, line breaks, or invisible or bidirectional marks'] as [Record<string, unknown>, string]),
   ])('refuses %j, naming the item and field', (over, message) => {
     expect(messages([item(over)])).toEqual([message]);
   });

@@ -34,12 +34,14 @@ export const REQUIRED_COLUMNS = {
 
 const MD5_RE = /^[0-9a-fA-F]{32}$/;
 /**
- * Characters a file name must not hold: control characters (line breaks and tabs among them) and the Unicode
- * marks that reorder or hide text (bidirectional overrides and isolates, line and paragraph separators), which
- * would forge log lines or make `invoice.csv` look like another name on screen.
+ * Characters a file name must not hold, as a regular-expression class (with the `u` flag): control characters
+ * (line breaks and tabs among them), line and paragraph separators, and the invisible format characters, among them
+ * the marks that reorder text (bidirectional overrides and isolates), zero-width characters, the byte-order mark
+ * and the soft hyphen; also lone surrogates and noncharacters. They would forge log lines or make `invoice.csv`
+ * look like another name on screen. The uploader's output escapes the same characters (electron/lib/printable-name).
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-export const UNSAFE_FILE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE_FILE_NAME_CLASS = String.raw`\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}`;
+export const UNSAFE_FILE_NAME_CHARS = new RegExp(`[${UNSAFE_FILE_NAME_CLASS}]`, 'u');
 
 const str = () => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') });
 
@@ -54,7 +56,7 @@ export const fileMetadataSchema = z.strictObject(
       .max(LIMITS.fileNameMax, `must be at most ${LIMITS.fileNameMax} characters`)
       .refine((v) => /\.csv$/i.test(v), 'must end in .csv')
       .refine((v) => !/[\\/]/.test(v) && !v.includes('..'), 'must be a plain file name without path separators or ..')
-      .refine((v) => !UNSAFE_FILE_NAME_CHARS.test(v), 'must not hold control characters, line breaks or bidirectional marks')
+      .refine((v) => !UNSAFE_FILE_NAME_CHARS.test(v), 'must not hold control characters, line breaks, or invisible or bidirectional marks')
       .refine((v) => v.length > 4, 'must have a name before .csv'),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'must be an object') },

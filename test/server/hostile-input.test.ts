@@ -69,10 +69,11 @@ describe('hostile input', () => {
     expect(ok.status).toBe(201);
   });
 
-  it.each(['a\nb.csv', 'a\r\nInjected: 1.csv', 'tab\there.csv', 'inv\u202Evsc.csv', 'x\u2066y\u2069.csv', 'nul\u0000.csv'])(
+  it.each(['a\nb.csv', 'a\r\nInjected: 1.csv', 'tab\there.csv', 'inv\u202Evsc.csv', 'x\u2066y\u2069.csv', 'nul\u0000.csv',
+    'in\u200bvoice.csv', '\ufeffinvoice.csv', 'a\ud800.csv'])(
     'a fileName %j is a 400', async (fileName) => {
       expectError(await api(server.url, token, 'POST', '/law/api/v1/payroll-submissions', [{ ...grantItem, fileName }]), 400,
-        /\[0\]\.fileName: must not hold control characters, line breaks or bidirectional marks/);
+        /\[0\]\.fileName: must not hold control characters, line breaks, or invisible or bidirectional marks/);
     });
 
   it('a body over the limit says the limit', async () => {
