@@ -183,7 +183,9 @@ export function installRequestLog(app: FastifyInstance, ctx: ServerContext): voi
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    noteAnswered(ctx, request, reply).then(() => done(), done);
+    const pending = noteAnswered(ctx, request, reply);
+    if (pending) void pending.then(() => done(), done);
+    else done();
   });
   app.addHook('onRequestAbort', (request, done) => {
     if (!logged.has(request)) {
@@ -217,13 +219,19 @@ export function noteRefused(ctx: ServerContext, refusal: ParserRefusal): void {
  * Records an answered request, once: from the onResponse hook, and for the router's own refusals (a bad
  * percent-encoding), which no hook sees; `payload` is the answer's body when the onSend hook did not see it.
  */
-export async function noteAnswered(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, payload?: string): Promise<void> {
+export function noteAnswered(
+  ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, payload?: string,
+): Promise<void> | undefined {
   const writer = logs.get(ctx);
-  if (!writer || logged.has(request)) return;
+  if (!writer || logged.has(request)) return undefined;
   logged.add(request);
   if (payload !== undefined) responses.set(request, payload);
-  await claimRequest(ctx, request, reply);
-  writer.add(rowOf(request, reply, reply.statusCode));
+  const add = () => writer.add(rowOf(request, reply, reply.statusCode));
+  // Synchronous when the request's client is known already (every request a route answered): no promise turn.
+  const claiming = claimRequest(ctx, request, reply);
+  if (claiming) return claiming.then(add);
+  add();
+  return undefined;
 }
 
 /** Records a request that fault injection dropped without an answer (status 0). */
