@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, SCOPES } from '../../../shared';
 import type { UploadGrant } from '../../../shared';
@@ -134,6 +135,30 @@ describe('POST /law/api/v1/payroll-submissions', () => {
     expect(getImport(server.ctx.db, oldImport?.id ?? '')).toBeUndefined();
     expect((await putFile(second.uploadUrl, content)).status).toBe(200);
     expect(await finishedImport(server, second.uploadUrl)).toMatchObject({ status: 'PROCESSED', file_name: 'try-2.csv' });
+  });
+
+  it('answers 403 "replaced" to an upload whose address a newer grant replaced while its body arrived', async () => {
+    const content = uniqueCensus();
+    const first = await grantFor(server.url, token, metadata(content, { fileName: 'slow.csv' }));
+    const slow = request(first.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/csv', 'content-length': Buffer.byteLength(content) } });
+    const answer = new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      slow.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      slow.on('error', reject);
+    });
+    slow.write(content.slice(0, 10));
+    // The server has the request (its address is being received) before the new grant is asked for.
+    await new Promise((r) => setTimeout(r, 200));
+    const second = await grantFor(server.url, token, metadata(content, { fileName: 'fast.csv' }));
+    expect((await putFile(second.uploadUrl, content)).status).toBe(200);
+    slow.end(content.slice(10));
+    const late = await answer;
+    expect(late.status).toBe(403);
+    expect((JSON.parse(late.body) as { errors: string[] }).errors[0]).toMatch(/replaced by a newer grant/);
+    expect(await finishedImport(server, second.uploadUrl)).toMatchObject({ status: 'PROCESSED', file_name: 'fast.csv' });
   });
 
   it('answers 401 without a token and 403 for a client without submissions:write', async () => {

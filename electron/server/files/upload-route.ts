@@ -46,6 +46,16 @@ const CLOSE = { Connection: 'close' };
 
 class TooLarge extends Error {}
 
+/** The answer to an upload whose address is no longer open: replaced by a newer grant (403) or used already (409). */
+function refusalOf(file: FileRow): HttpError {
+  if (file.status === 'UPLOADED') {
+    return new HttpError(409, [`the file ${file.file_name} was already uploaded to this address at ${file.uploaded_at}`], {}, {
+      [UPLOAD_STATUS_HEADER]: 'uploaded', ETag: `"${file.checksum}"`, 'Import-Id': file.import_id,
+    });
+  }
+  return new HttpError(403, ['this upload address was replaced by a newer grant for the same checksum; use the newest uploadUrl']);
+}
+
 /** The checks that need no body, in the order of docs/service-decisions.md §4. */
 function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receiving: Set<string>): FileRow {
   const { fileId } = request.params as UploadParams;
@@ -64,18 +74,12 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
     throw new HttpError(403, [`the upload address expired at ${isoOfUnix(signature.expires)}; ${NEW_GRANT}`]);
   }
   if (!file || file.expires_at !== signature.expires) throw new HttpError(403, [`the upload address is not known; ${NEW_GRANT}`]);
-  if (file.status === 'SUPERSEDED') {
-    throw new HttpError(403, ['this upload address was replaced by a newer grant for the same checksum; use the newest uploadUrl']);
-  }
+  if (file.status === 'SUPERSEDED') throw refusalOf(file);
   const type = request.headers['content-type'] ?? '';
   if (type.split(';')[0]?.trim().toLowerCase() !== UPLOAD_CONTENT_TYPE) {
     throw new HttpError(415, [`the upload must be sent with Content-Type: ${UPLOAD_CONTENT_TYPE}${type ? `, not ${type}` : ''}`]);
   }
-  if (file.status === 'UPLOADED') {
-    throw new HttpError(409, [`the file ${file.file_name} was already uploaded to this address at ${file.uploaded_at}`], {}, {
-      [UPLOAD_STATUS_HEADER]: 'uploaded', ETag: `"${file.checksum}"`, 'Import-Id': file.import_id,
-    });
-  }
+  if (file.status === 'UPLOADED') throw refusalOf(file);
   if (receiving.has(file.id)) {
     throw new HttpError(409, [
       `an upload of ${file.file_name} to this address is already in progress; try again later (an upload that sends nothing for ${UPLOAD_STALL_MS / 1000} s is cut off)`,
@@ -170,7 +174,8 @@ export function uploadRoute(ctx: ServerContext, stallMs = UPLOAD_STALL_MS) {
         await rename(part, stored);
         if (!markUploaded(ctx.db, file, size, stored)) {
           await rm(stored, { force: true });
-          throw new HttpError(409, [`the address of ${file.file_name} is no longer usable`]);
+          // The address closed while the body arrived (a newer grant replaced it): answered as a new request would be.
+          throw refusalOf(getFile(ctx.db, file.id) ?? { ...file, status: 'SUPERSEDED' });
         }
         ctx.processor.schedule(file.import_id);
         return reply.code(200).header('ETag', `"${md5}"`).send({ importId: file.import_id, status: 'QUEUED', size, checksum: md5 });
