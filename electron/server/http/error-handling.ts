@@ -109,7 +109,13 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Trace-Id', request.id);
-    done(request.url.length > MAX_URL_LENGTH ? urlTooLong(request.url) : undefined);
+    const coding = request.headers['content-encoding'];
+    done(request.url.length > MAX_URL_LENGTH
+      ? urlTooLong(request.url)
+      : coding !== undefined && coding.trim().toLowerCase() !== 'identity'
+        // Read as it is, a gzip body would be taken for the bytes it compresses (RFC 9110 section 15.5.16).
+        ? new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' })
+        : undefined);
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
@@ -146,7 +152,8 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
     // Fastify answers HEAD wherever it answers GET, so Allow names it too (RFC 9110 section 10.2.1).
     if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
     if (allowed.length > 0) {
-      return reply.code(405).header('Allow', allowed.join(', ')).send(errorBody(405, [`${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`]));
+      return reply.code(405).header('Allow', allowed.join(', '))
+        .send(errorBody(405, [`${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`], oauthExtra(request, 405)));
     }
     return reply.code(404).send(errorBody(404, [`no such endpoint: ${request.method} ${path}`]));
   });

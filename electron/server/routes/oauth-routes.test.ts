@@ -62,6 +62,25 @@ describe('token endpoint and bearer tokens', () => {
     expect((wrong.body.errors as string[])[0]).toContain('client_credentials');
   });
 
+  it('answers invalid_request to a repeated parameter, a compressed body and another method', async () => {
+    const auth = { authorization: basic(TEST_CLIENT.id, TEST_CLIENT.secret), 'content-type': FORM };
+    const repeated = await tokenRequest(server.url, auth, 'grant_type=password&grant_type=client_credentials');
+    expect(repeated.status).toBe(400);
+    expect(errorBodySchema.parse(repeated.body)).toMatchObject({ error: 'invalid_request', errors: ['grant_type must be sent only once (RFC 6749 section 3.1)'] });
+    // The client is checked first, as OAuth orders it.
+    expect((await tokenRequest(server.url, { 'content-type': FORM }, 'grant_type=client_credentials&grant_type=client_credentials')).status).toBe(401);
+
+    const gzip = await tokenRequest(server.url, { ...auth, 'content-encoding': 'gzip' }, 'grant_type=client_credentials');
+    expect(gzip.status).toBe(415);
+    expect(gzip.headers.get('accept-encoding')).toBe('identity');
+    expect(errorBodySchema.parse(gzip.body)).toMatchObject({ error: 'invalid_request', errors: ['Content-Encoding gzip is not supported; send the body uncompressed'] });
+    expect((await tokenRequest(server.url, { ...auth, 'content-encoding': 'identity' }, 'grant_type=client_credentials')).status).toBe(200);
+
+    const put = await fetch(`${server.url}/oauth/v1/access-token`, { method: 'PUT', headers: auth, body: 'grant_type=client_credentials' });
+    expect(put.status).toBe(405);
+    expect(errorBodySchema.parse(await put.json()).error).toBe('invalid_request');
+  });
+
   it('refuses missing, malformed, wrongly signed and alg:none tokens with 401 invalid_token', async () => {
     const good = decodeJwt(await getToken(server.url));
     const forged = await new SignJWT({ scope: 'census:write' })

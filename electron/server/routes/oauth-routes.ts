@@ -1,5 +1,5 @@
 /** POST /oauth/v1/access-token: OAuth 2.0 client credentials (docs/service-decisions.md §5). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context';
 import { createAuthenticator } from '../auth/clients';
 import { issueToken } from '../auth/tokens';
@@ -39,13 +39,19 @@ function basicCredentials(header: string | undefined): Credentials[] {
 const invalidClient = (message: string) =>
   new HttpError(401, [message], { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic realm="payroll", charset="UTF-8"' });
 
+/** Form parameters a token request sent more than once (a request may not repeat one), by request. */
+const repeatedParams = new WeakMap<FastifyRequest, string[]>();
+
 export function oauthRoutes(ctx: ServerContext) {
   const authenticate = createAuthenticator(ctx.db);
   return (app: FastifyInstance) => {
     // Any body reaches the handler, so the answer follows OAuth's order (client first, 401; then the request,
     // 400 with an OAuth error code) instead of a 415 or a JSON syntax error that no OAuth client understands.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (req, body, done) => {
+      const params = [...new URLSearchParams(body as string).keys()];
+      const repeated = [...new Set(params.filter((name, i) => params.indexOf(name) !== i))];
+      if (repeated.length) repeatedParams.set(req, repeated);
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, _body, done) => done(null, undefined));
@@ -64,6 +70,10 @@ export function oauthRoutes(ctx: ServerContext) {
       const type = request.headers['content-type'] ?? '';
       if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
         throw new HttpError(400, ['the body must be application/x-www-form-urlencoded with grant_type=client_credentials'], { error: 'invalid_request' });
+      }
+      const repeated = repeatedParams.get(request);
+      if (repeated) {
+        throw new HttpError(400, [`${repeated.join(', ')} must be sent only once (RFC 6749 section 3.1)`], { error: 'invalid_request' });
       }
       const form = (request.body ?? {}) as Record<string, string>;
       if (!form.grant_type) throw new HttpError(400, ['grant_type is required: grant_type=client_credentials'], { error: 'invalid_request' });
