@@ -13,7 +13,9 @@ import { createGroupCommit } from './db/group-commit';
 import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
-import { MAX_URL_LENGTH, clientErrorHandler, frameworkErrors, installErrorHandling, newTraceId } from './http/error-handling';
+import {
+  MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, newTraceId,
+} from './http/error-handling';
 import { installJsonBody } from './http/json-body';
 import { maskedLogger } from './http/masked-logger';
 import { HttpError } from './http/http-error';
@@ -115,6 +117,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
       : {}),
   });
   installErrorHandling(app, logger);
+  app.server.on('connect', connectRefusal((refusal) => noteRefused(ctx, refusal)));
   // Answers finished during a stop end their connection, so a keep-alive client does not hold the stop up.
   let stopping = false;
   app.addHook('preClose', (done) => {

@@ -121,6 +121,13 @@ describe('hostile input', () => {
     expect(await loggedRow(traceIdOf(garbage))).toMatchObject({ method: '', path: '', status: 400, clientId: null });
   });
 
+  it('CONNECT: a 405 with the error body and X-Trace-Id, in the request log', async () => {
+    const response = await raw(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(response).toMatch(/^HTTP\/1\.1 405 /);
+    expect(errorBodySchema.parse(bodyOf(response)).errors[0]).toMatch(/not a proxy/);
+    expect(await loggedRow(traceIdOf(response))).toMatchObject({ method: 'CONNECT', path: 'example.com:443', status: 405, clientId: null });
+  });
+
   it('a URL that is too long: a 414 with the error body and X-Trace-Id', async () => {
     const res = await fetch(`${server.url}/local/v1/imports?x=${'a'.repeat(9000)}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(414);

@@ -1,6 +1,8 @@
 /** Every error leaves as the spec's error body; every response carries X-Trace-Id; 404 vs 405. */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_TITLES, errorBody } from '../../../shared';
 import type { Logger } from '../../lib/logger';
@@ -61,14 +63,32 @@ export function clientErrorHandler(
       ?? [400, `the request is not valid HTTP (${error.code ?? error.message})`];
     const traceId = newTraceId();
     logger.debug(`trace ${traceId}: refused below the router: ${error.code ?? ''} ${error.message}`);
-    const body = JSON.stringify(errorBody(status, [message]));
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_TITLES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const body = answerRaw(socket, status, message, traceId);
     // Node hands the bytes read so far as a Buffer (Fastify's typings describe its JSON form).
     const packet: unknown = error.rawPacket;
     onAnswered({ traceId, status, head: Buffer.isBuffer(packet) ? packet : undefined, body });
+  };
+}
+
+/** Writes an error answer straight to a socket and closes it; returns the error body. */
+function answerRaw(socket: Duplex, status: number, message: string, traceId: string): string {
+  const body = JSON.stringify(errorBody(status, [message]));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TITLES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  return body;
+}
+
+/**
+ * Node's `connect` event: a CONNECT request, which Node hands neither to Fastify nor to the parser's error
+ * handler (without a listener the connection was closed with no answer). It is a 405: this server is no proxy.
+ */
+export function connectRefusal(onAnswered: (refusal: ParserRefusal) => void = () => undefined): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    const traceId = newTraceId();
+    const body = answerRaw(socket, 405, 'CONNECT is not supported: this server is not a proxy', traceId);
+    onAnswered({ traceId, status: 405, head: Buffer.from(`CONNECT ${request.url ?? ''} HTTP/1.1\r\n`, 'latin1'), body });
   };
 }
 
