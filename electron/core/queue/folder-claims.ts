@@ -53,6 +53,27 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
   const watched = new Map<string, Watched>();
   const mineIn = (folder: string) => join(folder, CLAIMS_FOLDER, owner);
 
+  /**
+   * Makes `<folder>/.processing/<owner>` inside the folder as it is, never the folder itself: a watched folder
+   * renamed or removed must stay missing (and be shown so), not come back empty while the exports sit elsewhere.
+   * ENOENT when the folder is missing.
+   */
+  const makeClaimDir = async (folder: string): Promise<string> => {
+    const dir = mineIn(folder);
+    for (const each of [join(folder, CLAIMS_FOLDER), dir]) {
+      await mkdir(each).catch((error: unknown) => {
+        if (errorCode(error) !== 'EEXIST') throw error;
+      });
+    }
+    return dir;
+  };
+  /** True once the claim folder is there; false while the watched folder is missing. */
+  const claimDirIn = (folder: string): Promise<boolean> =>
+    makeClaimDir(folder).then(() => true, (error: unknown) => {
+      if (errorCode(error) === 'ENOENT') return false;
+      throw error;
+    });
+
   /** A name free in our own claim folder: only this uploader writes there, so looking first is safe. */
   const freeName = async (dir: string, name: string): Promise<string> => {
     for (let n = 0; ; n += 1) {
@@ -67,8 +88,7 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
   };
 
   const moveIn = async (from: string, folder: string, name: string, claimedFrom: string): Promise<StableFile | undefined> => {
-    const dir = mineIn(folder);
-    await mkdir(dir, { recursive: true });
+    const dir = await makeClaimDir(folder);
     const target = await freeName(dir, name);
     try {
       await rename(from, target);
@@ -130,16 +150,16 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
     },
     async watch(folder, onFile, isKnown) {
       if (watched.has(folder)) return;
-      await mkdir(mineIn(folder), { recursive: true });
-      await adoptOwn(folder, onFile, isKnown);
+      // A folder missing now has no claims of ours to adopt; the heartbeat makes the claim folder once it is back.
+      if (await claimDirIn(folder)) await adoptOwn(folder, onFile, isKnown);
       const w: Watched = {
         folder, others: new Map(),
         timer: setInterval(() => {
           if (w.busy) return;
           const now = new Date();
           w.busy = utimes(mineIn(folder), now, now)
-            .catch(() => mkdir(mineIn(folder), { recursive: true }).then(() => undefined))
-            .then(() => takeOverStale(w, onFile))
+            .then(() => true, () => claimDirIn(folder))
+            .then((present) => (present ? takeOverStale(w, onFile) : undefined))
             .catch((error: unknown) => logger.warn(`checking the claims in ${folder} failed: ${describeError(error)}`))
             .finally(() => {
               w.busy = undefined;
