@@ -82,6 +82,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   const writes = createGroupCommit(db);
   const deliveries = createDeliveryEngine({
     db, logger: logger.child('webhooks'), retryDelaysMs: options.retryDelaysMs, timeoutMs: options.deliveryTimeoutMs,
+    allowRemoteWebhooks: options.allowRemoteWebhooks === true,
     ...(options.deliveryFailed ? { gaveUp: options.deliveryFailed } : {}),
   });
   const ctx: ServerContext = {

@@ -17,7 +17,7 @@ import { openApiDocument } from './openapi';
 import { requestLog } from './request-log';
 import { requireClient } from './require-client';
 import { newWebhookSecret } from '../webhooks/webhook-secret';
-import { webhookUrlProblem } from '../webhooks/webhook-url';
+import { checkWebhookUrl, webhookSendRefusal } from '../webhooks/webhook-url';
 import { findDelivery } from '../webhooks/deliveries-repo';
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.output<S> {
@@ -28,9 +28,18 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.ou
 
 const clientOf = (request: FastifyRequest) => request.clientId as string;
 
-function webhookState(ctx: ServerContext, clientId: string): WebhookState {
+const allowRemote = (ctx: ServerContext) => ctx.options.allowRemoteWebhooks === true;
+
+/**
+ * The registration, its URL normalised; `problem` (only then) says why this server will not send to it, e.g. a
+ * remote URL registered by a start with --allow-remote-webhooks while this one was started without.
+ */
+function webhookState(ctx: ServerContext, clientId: string): WebhookState & { problem?: string } {
   const client = findClient(ctx.db, clientId);
-  return { url: client?.webhookUrl ?? null, secretSet: Boolean(client?.webhookSecret) };
+  const secretSet = Boolean(client?.webhookSecret);
+  if (!client?.webhookUrl) return { url: null, secretSet };
+  const checked = webhookSendRefusal(client.webhookUrl, allowRemote(ctx));
+  return 'reason' in checked ? { url: client.webhookUrl, secretSet, problem: checked.reason } : { url: checked.url, secretSet };
 }
 
 /** A delivery's event is sent again on request at most once in this many milliseconds. */
@@ -81,10 +90,11 @@ export function localRoutes(ctx: ServerContext) {
 
     app.put('/local/v1/webhook', auth, (request) => {
       const body = parse(webhookPutSchema, request.body === undefined ? undefined : request.body);
-      const problem = webhookUrlProblem(body.url, ctx.options.allowRemoteWebhooks === true);
-      if (problem) throw new HttpError(400, [problem]);
+      // The same check as --webhook-url; the normalised URL is what is stored, shown and sent to.
+      const checked = checkWebhookUrl(body.url, allowRemote(ctx));
+      if (!checked.ok) throw new HttpError(400, [`url ${checked.problem}`]);
       const secret = body.secret ?? newWebhookSecret();
-      setClientWebhook(ctx.db, clientOf(request), body.url, secret);
+      setClientWebhook(ctx.db, clientOf(request), checked.url, secret);
       const state = webhookState(ctx, clientOf(request));
       return body.secret ? state : { ...state, secret };
     });

@@ -37,6 +37,11 @@ export type DeliveryEngine = {
 
 export type DeliveryEngineDeps = {
   db: Db; logger: Logger; retryDelaysMs: number[]; timeoutMs: number;
+  /**
+   * The running server's --allow-remote-webhooks. Without it (the default) an attempt to a URL that does not
+   * name this machine is refused without connecting and recorded as FAILED, whenever the URL was registered.
+   */
+  allowRemoteWebhooks?: boolean;
   /** Told when an event's last automatic attempt failed. */
   gaveUp?: (failure: DeliveryFailure) => void;
 };
@@ -114,11 +119,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   ): void {
     const abort = new AbortController();
     const done = sendWebhook({
-      url: send.url, body: send.body, timeoutMs: deps.timeoutMs, signal: abort.signal,
+      url: send.url, body: send.body, timeoutMs: deps.timeoutMs, signal: abort.signal, allowRemote: deps.allowRemoteWebhooks === true,
       headers: webhookHeaders(send.secret, send.eventId, send.body, new Date()),
     }).then((outcome) => {
       const success = isSuccess(outcome);
-      logger.debug(`attempt ${deliveryId} of ${send.eventId}: ${outcome.kind} ${outcome.httpStatus ?? '-'} in ${outcome.durationMs} ms${outcome.detail ? ` (${outcome.detail})` : ''}`);
+      if (outcome.kind === 'refused') logger.warn(`attempt ${deliveryId} of ${send.eventId} was not sent: ${outcome.detail ?? 'refused'}`);
+      else logger.debug(`attempt ${deliveryId} of ${send.eventId}: ${outcome.kind} ${outcome.httpStatus ?? '-'} in ${outcome.durationMs} ms${outcome.detail ? ` (${outcome.detail})` : ''}`);
       db.transaction(() => {
         closeAttempt(db, deliveryId, { success, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs });
         record(success);

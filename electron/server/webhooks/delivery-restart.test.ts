@@ -2,7 +2,8 @@ import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../shared';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { TEST_CLIENT, eventually, getToken, spawnServerCli, startTestServer, tempDir } from '../../../test/helpers/local-server';
+import { createLogger } from '../../lib/logger';
+import { TEST_CLIENT, api, eventually, getToken, spawnServerCli, startTestServer, tempDir } from '../../../test/helpers/local-server';
 import { startWebhookReceiver } from '../../../test/helpers/webhook-receiver';
 import { newWebhookSecret } from './webhook-secret';
 import { attempts, importCensus, settledAttempts, verified } from '../../../test/helpers/delivery-test-kit';
@@ -75,5 +76,45 @@ describe('delivery schedule across restarts', () => {
     const list = await settledAttempts(server.url, await getToken(server.url), 2);
     expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.attemptCount])).toEqual([[1, 3, null, 0], [2, 2, 200, 1]]);
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([list[0]?.eventId, list[0]?.eventId]);
+  });
+});
+
+describe('a remote webhook URL across restarts', () => {
+  it('is not sent to by a start without --allow-remote-webhooks, which says why', async () => {
+    const { receiver, dataDir } = await setup();
+    // 0.0.0.0 is not this machine by the loopback rule, yet a connection to it reaches the receiver on
+    // 127.0.0.1 (Linux, macOS): a request the receiver gets would be a connection to a "remote" host.
+    const remote = receiver.url.replace('127.0.0.1', '0.0.0.0');
+    const first = await startTestServer({ dataDir, allowRemoteWebhooks: true });
+    cleanup.push(() => first.stop());
+    expect((await api(first.url, await getToken(first.url), 'PUT', '/local/v1/webhook', { url: remote })).status).toBe(200);
+    await first.stop();
+
+    const lines: string[] = [];
+    const second = await startTestServer({
+      dataDir, retryDelaysMs: [60_000, 60_000, 60_000, 60_000, 60_000], deliveryTimeoutMs: 2000,
+      logger: createLogger('test-server', (line) => lines.push(line)),
+    });
+    cleanup.push(() => second.stop());
+    const token = await getToken(second.url);
+    const reason = `the webhook URL ${remote} names a host other than this machine (0.0.0.0); start the server with --allow-remote-webhooks to send there`;
+    expect((await api(second.url, token, 'GET', '/local/v1/webhook')).body).toEqual({ url: remote, secretSet: true, problem: reason });
+
+    await importCensus(second.url, token);
+    const [attempt] = await settledAttempts(second.url, token, 1);
+    expect(attempt).toMatchObject({ type: 1, status: 3, httpStatusCode: null, durationMs: 0, attemptCount: 0 });
+    expect(lines.join('')).toContain(`attempt ${attempt?.id} of ${attempt?.eventId} was not sent: ${reason}`);
+    // A redelivery asked for by hand is refused the same way.
+    expect((await api(second.url, token, 'POST', `/local/v1/deliveries/${attempt?.id}/redeliver`)).status).toBe(202);
+    const list = await settledAttempts(second.url, token, 2);
+    expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.durationMs])).toEqual([[1, 3, null, 0], [2, 3, null, 0]]);
+    expect(receiver.requests).toHaveLength(0);
+
+    // Registered again, on this machine, it is delivered.
+    expect((await api(second.url, token, 'PUT', '/local/v1/webhook', { url: receiver.url })).status).toBe(200);
+    expect((await api(second.url, token, 'GET', '/local/v1/webhook')).body).toEqual({ url: receiver.url, secretSet: true });
+    await importCensus(second.url, token);
+    await settledAttempts(second.url, token, 3);
+    expect(receiver.requests).toHaveLength(1);
   });
 });

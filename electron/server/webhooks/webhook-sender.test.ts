@@ -40,8 +40,8 @@ describe('webhook signing', () => {
 });
 
 describe('sendWebhook', () => {
-  const send = (url: string, signal = new AbortController().signal, timeoutMs = 2000) =>
-    sendWebhook({ url, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs, signal });
+  const send = (url: string, signal = new AbortController().signal, timeoutMs = 2000, allowRemote = false) =>
+    sendWebhook({ url, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs, signal, allowRemote });
 
   it('stops reading a long answer at the bound instead of waiting for its end', async () => {
     const url = await serve((_req, res) => {
@@ -68,7 +68,40 @@ describe('sendWebhook', () => {
   });
 
   it('refuses a URL that is not http(s)', async () => {
-    expect(await send('ftp://127.0.0.1/hook')).toMatchObject({ kind: 'error', httpStatus: null, durationMs: 0 });
-    expect(await send('not a url')).toMatchObject({ kind: 'error', httpStatus: null });
+    expect(await send('ftp://127.0.0.1/hook')).toMatchObject({ kind: 'refused', httpStatus: null, durationMs: 0 });
+    expect(await send('not a url')).toMatchObject({ kind: 'refused', httpStatus: null });
+  });
+
+  it('refuses a host other than this machine without connecting, unless remote webhooks are allowed', async () => {
+    expect(await send('http://192.0.2.1:9/hook')).toEqual({
+      kind: 'refused', httpStatus: null, durationMs: 0,
+      detail: 'the webhook URL http://192.0.2.1:9/hook names a host other than this machine (192.0.2.1); start the server with --allow-remote-webhooks to send there',
+    });
+    // 0.0.0.0 is not loopback by the rule, yet a connection to it reaches this machine's 127.0.0.1 (Linux, macOS).
+    let received = 0;
+    const url = await serve((_req, res) => {
+      received += 1;
+      res.end('ok');
+    });
+    const viaAny = url.replace('127.0.0.1', '0.0.0.0');
+    expect(await send(viaAny)).toMatchObject({ kind: 'refused', detail: expect.stringMatching(/--allow-remote-webhooks/) as unknown });
+    expect(received).toBe(0);
+    if (process.platform !== 'win32') {
+      expect(await send(viaAny, undefined, 2000, true)).toMatchObject({ kind: 'answered', httpStatus: 200 });
+      expect(received).toBe(1);
+    }
+  });
+
+  it('refuses, before connecting, a stored URL the registration rules refuse now', async () => {
+    let received = 0;
+    const url = await serve((_req, res) => {
+      received += 1;
+      res.end('ok');
+    });
+    for (const bad of [url.replace('/hook', '\\@evil.example/hook'), `${url}#@evil.example`, url.replace('//', '//:@')]) {
+      expect(await send(bad), bad).toMatchObject({ kind: 'refused', httpStatus: null, durationMs: 0 });
+    }
+    expect(received).toBe(0);
+    expect(await send(url.replace('127.0.0.1', '127.1'))).toMatchObject({ kind: 'answered', httpStatus: 200 });
   });
 });

@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { webhookSendRefusal } from './webhook-url';
 
 export const WEBHOOK_USER_AGENT = 'PayrollLocalServer-Webhooks/1.0';
 /** Bytes of the receiver's answer read (and discarded); the rest is not waited for. */
@@ -30,29 +31,36 @@ export function webhookHeaders(secret: string, id: string, body: string, now: Da
 
 /**
  * `answered`: the receiver sent a complete answer (or its first MAX_ANSWER_BYTES) in time;
- * `timeout`, `error`: no usable answer (httpStatus null); `aborted`: the engine stopped.
+ * `timeout`, `error`: no usable answer (httpStatus null); `aborted`: the engine stopped;
+ * `refused`: the URL is not one this server may send to (detail says why); no connection was made.
  */
 export type SendOutcome = {
-  kind: 'answered' | 'timeout' | 'error' | 'aborted';
+  kind: 'answered' | 'timeout' | 'error' | 'aborted' | 'refused';
   httpStatus: number | null;
   durationMs: number;
   detail?: string;
 };
 
-export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number; signal: AbortSignal };
+export type SendRequest = {
+  url: string; headers: Record<string, string>; body: string; timeoutMs: number; signal: AbortSignal;
+  /** The running server's --allow-remote-webhooks: without it only this machine is sent to. */
+  allowRemote: boolean;
+};
 
+/**
+ * Sends one attempt. The URL is checked first by the same rules as a registration (webhook-url.ts), under the
+ * running server's policy: a URL stored by a start with --allow-remote-webhooks is refused without connecting.
+ */
 export function sendWebhook(req: SendRequest): Promise<SendOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise<SendOutcome>((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(req.url);
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported protocol ${target.protocol}`);
-    } catch (error) {
-      resolve({ kind: 'error', httpStatus: null, durationMs: 0, detail: `bad webhook URL: ${(error as Error).message}` });
+    const checked = webhookSendRefusal(req.url, req.allowRemote);
+    if ('reason' in checked) {
+      resolve({ kind: 'refused', httpStatus: null, durationMs: 0, detail: checked.reason });
       return;
     }
+    const target = new URL(checked.url);
     let settled = false;
     const finish = (outcome: SendOutcome) => {
       if (settled) return;
