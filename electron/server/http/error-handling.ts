@@ -150,7 +150,10 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
     if (known) {
       const type = request.headers['content-type'];
       let message = known[1];
-      if (known[0] === 415 && type) message = `${known[1]} ${type}; this endpoint takes application/json (or a +json type)`;
+      if (known[0] === 415 && type) {
+        const takes = request.url.split('?', 1)[0] === TOKEN_PATH ? 'application/x-www-form-urlencoded' : 'application/json (or a +json type)';
+        message = `${known[1]} ${type}; this endpoint takes ${takes}`;
+      }
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = `${known[1]}: at most ${sizeText(request.routeOptions.bodyLimit)}`;
       return reply.code(known[0]).send(errorBody(known[0], [message], oauthExtra(request, known[0])));
     }

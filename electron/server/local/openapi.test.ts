@@ -1,8 +1,13 @@
 import Ajv2020 from 'ajv/dist/2020';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { censusBatchSchema, receiptBatchSchema } from '../../../shared';
+import {
+  censusBatchSchema, censusRecordSchema, fileMetadataSchema, isRealDate, isReferenceDate, receiptBatchSchema, receiptRecordSchema,
+} from '../../../shared';
 import type { TestServer } from '../../../test/helpers/local-server';
 import { api, startTestServer } from '../../../test/helpers/local-server';
+import type { JsonSchema } from './openapi-schemas';
+import { componentSchemas } from './openapi-schemas';
 import { registeredRoutes } from './route-catalog';
 
 type Doc = {
@@ -80,7 +85,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('has census and receipt examples that the generated schemas and the zod contract both accept', () => {
-    const ajv = new Ajv2020({ strict: false });
+    const ajv = new Ajv2020({ strict: false, logger: false });
     ajv.addSchema({ $id: 'doc', components: doc.components });
     const validate = (name: string, value: unknown) => {
       const ok = ajv.validate({ $ref: `doc#/components/schemas/${name}` }, value);
@@ -100,5 +105,91 @@ describe('GET /openapi.json', () => {
   it('answers without a token and names this server', async () => {
     const res = await api(server.url, undefined, 'GET', '/openapi.json');
     expect((res.body as { servers: { url: string }[] }).servers).toEqual([{ url: server.url }]);
+  });
+});
+
+describe('the component schemas take what the zod contract takes', () => {
+  const schemas = componentSchemas();
+  // No format checks (ajv-formats is not a dependency): the patterns carry the rules, and the logger stays quiet about it.
+  const ajv = new Ajv2020({ strict: false, logger: false });
+  ajv.addSchema({ $id: 'doc', components: { schemas } });
+  const validator = (name: string, property?: string) =>
+    ajv.compile({ $ref: `doc#/components/schemas/${name}${property ? `/properties/${property}` : ''}` });
+  const property = (name: 'FileMetadata' | 'CensusRecord', key: string) => schemas[name].properties?.[key] as JsonSchema;
+
+  it('the date patterns take exactly the real calendar dates the server takes, leap years included', () => {
+    const hireDate = validator('CensusRecord', 'hireDate');
+    const paymentDate = validator('ReceiptRecord', 'paymentDate');
+    const referenceDate = validator('FileMetadata', 'referenceDate');
+    const check = (day: string) => {
+      expect(hireDate(day), day).toBe(isRealDate(day));
+      expect(paymentDate(day), day).toBe(isRealDate(day));
+      expect(referenceDate(`${day}T00:00:00Z`), day).toBe(isReferenceDate(`${day}T00:00:00Z`));
+    };
+    const two = (n: number) => String(n).padStart(2, '0');
+    for (const year of [0, 4, 96, 99, 100, 104, 200, 400, 1600, 1700, 1900, 1996, 2000, 2023, 2024, 2026, 2100, 2400, 9996, 9999]) {
+      for (let month = 0; month <= 13; month++) for (let day = 0; day <= 32; day++) check(`${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`);
+    }
+    fc.assert(fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }),
+      (year, month, day) => check(`${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`)), { numRuns: 5000 });
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'0123456789-T:Z'), maxLength: 12 }), check), { numRuns: 2000 });
+  });
+
+  it('the fileName pattern takes exactly the names the server takes, but for characters beyond U+FFFF (described)', () => {
+    const pattern = validator('FileMetadata', 'fileName');
+    const taken = (fileName: string) => fileMetadataSchema.safeParse({
+      fileType: '1', referenceDate: '2026-01-31T00:00:00Z', checksum: 'd41d8cd98f00b204e9800998ecf8427e', fileName,
+    }).success;
+    // Every character of the basic plane, inside a name.
+    for (let code = 0; code < 0x10000; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const name = `a${String.fromCharCode(code)}b.csv`;
+      if (pattern(name) !== taken(name)) expect(pattern(name), `U+${code.toString(16)}`).toBe(taken(name));
+    }
+    const units = ['a', 'Z', '.', '/', '\\', ' ', 'é', 'c', 's', 'v', 'C', 'S', 'V', '-', '\u0000', '\n', '\u0085', '\u202e', '\u200b', '\ufeff', '\u00ad', '\ufffe', '😀'];
+    fc.assert(fc.property(fc.array(fc.constantFrom(...units), { maxLength: 12 }), fc.constantFrom('', '.csv', '.CsV', '..csv', '.csv.'), (parts, end) => {
+      const name = parts.join('') + end;
+      expect(pattern(name), JSON.stringify(name)).toBe(taken(name));
+    }), { numRuns: 3000 });
+    for (const name of [`${'n'.repeat(251)}.csv`, `${'n'.repeat(252)}.csv`, '.a.csv', 'a.b.csv', 'a..b.csv']) expect(pattern(name), name).toBe(taken(name));
+    // The gap the description names: a format character beyond U+FFFF.
+    expect(taken('a\u{e0001}b.csv')).toBe(false);
+    expect(pattern('a\u{e0001}b.csv')).toBe(true);
+    expect(property('FileMetadata', 'fileName').description).toMatch(/U\+E0001/);
+  });
+
+  it('optional record fields take null (it counts as absent), required ones do not', () => {
+    const records = [
+      ['CensusRecord', censusRecordSchema, { lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'E-1', hireDate: '2024-01-15', employeeStatus: 'ACTIVE' }],
+      ['ReceiptRecord', receiptRecordSchema, { lastName: 'Doe', firstName: 'Jane', ssn: '123-45-6789', employeeRegistration: 'E-1', paymentDate: '2026-01-30', amount: 10 }],
+    ] as const;
+    for (const [name, zod, valid] of records) {
+      const validate = validator(name);
+      expect(validate(valid), name).toBe(true);
+      const keys = Object.keys(schemas[name].properties ?? {});
+      expect(keys.length).toBeGreaterThan(5);
+      for (const key of keys) {
+        const record = { ...valid, [key]: null };
+        expect(validate(record), `${name}.${key}: null`).toBe(zod.safeParse(record).success);
+      }
+    }
+    expect(property('CensusRecord', 'payCycle')).toMatchObject({ type: ['string', 'null'], enum: expect.arrayContaining([null, 'MONTHLY']) as unknown });
+  });
+
+  it('text fields refuse only whitespace, as the server trims them first', () => {
+    const lastName = validator('CensusRecord', 'lastName');
+    const taken = (value: string) => censusRecordSchema.safeParse({
+      lastName: value, firstName: 'Jane', employeeRegistration: 'E-1', hireDate: '2024-01-15', employeeStatus: 'ACTIVE',
+    }).success;
+    for (const value of ['', ' ', '\t\n', '\u00a0', '\ufeff', '\u2028', ' a ', 'a', '\u200b']) expect(lastName(value), JSON.stringify(value)).toBe(taken(value));
+  });
+
+  it('money says at most 2 decimals in words: multipleOf 0.01 would refuse valid amounts', () => {
+    for (const key of ['grossAnnualSalary', 'salaryPerPeriod', 'hourlyRate']) {
+      expect(property('CensusRecord', key), key).not.toHaveProperty('multipleOf');
+      expect(property('CensusRecord', key).description, key).toMatch(/at most 2 decimals/);
+    }
+    const multipleOf = ajv.compile({ type: 'number', multipleOf: 0.01 });
+    expect([0.07, 19.99, 4.35].filter((v) => !multipleOf(v))).not.toEqual([]);
   });
 });

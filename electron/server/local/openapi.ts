@@ -7,8 +7,10 @@ import { deliveriesQuerySchema, LIMITS } from '../../../shared';
 import type { JsonSchema, SchemaName } from './openapi-schemas';
 import { componentSchemas, queryParameters } from './openapi-schemas';
 import { importsQuerySchema, requestsQuerySchema } from './local-schemas';
-import { UPLOAD_STALL_MS } from '../files/upload-route';
+import { UPLOAD_STALL_MS, UPLOAD_STATUS_HEADER } from '../files/upload-route';
 import { MAX_HEADER_BYTES, MAX_URL_LENGTH, sizeText } from '../http/error-handling';
+import { isLocalPath } from './fault-store';
+import { REDELIVER_INTERVAL_MS } from './local-routes';
 
 type Operation = Record<string, unknown>;
 type Response = { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };
@@ -30,16 +32,30 @@ const ERROR_MEANING: Record<number, string> = {
   413: 'body over the limit',
   415: 'unsupported Content-Type',
   422: 'well-formed, but breaks a business rule',
-  500: 'unexpected server failure; the body carries traceId',
-  503: 'injected fault (see /local/v1/faults) or the server is closing',
 };
 
-/** Error responses with the error body; `overrides` gives endpoint-specific meanings. */
+/**
+ * Error responses with the error body; `overrides` gives endpoint-specific meanings. 500 and 503 are added to
+ * every operation by withAnswersToAnyRequest.
+ */
 function errors(codes: number[], overrides: Record<number, string> = {}): Record<string, Response> {
   return Object.fromEntries(
-    [...codes, 500].map((code) => [String(code), ok(overrides[code] ?? ERROR_MEANING[code] ?? 'error', ref('ErrorBody'))]),
+    codes.map((code) => [String(code), ok(overrides[code] ?? ERROR_MEANING[code] ?? 'error', ref('ErrorBody'))]),
   );
 }
+
+/** Fastify's default body limit, which the server keeps for the endpoints that set none. */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * An operation that takes no body still reads one sent with it, as on every JSON endpoint: these are its answers.
+ * (GET bodies are never read.)
+ */
+const UNWANTED_BODY: Record<number, string> = {
+  400: 'a body was sent (this operation takes none) and is not valid JSON',
+  413: `a body was sent (this operation takes none) over ${sizeText(DEFAULT_BODY_LIMIT)}`,
+  415: 'a body was sent (this operation takes none) with a Content-Type other than JSON (application/json or a +json type)',
+};
 
 const LIMIT_PARAM = { minimum: 1, maximum: LIMITS.deliveriesMaxLimit, default: LIMITS.deliveriesDefaultLimit };
 /** The largest id the server reads (15 digits). */
@@ -91,8 +107,13 @@ function paths(): Record<string, Record<string, Operation>> {
             'Cache-Control': { schema: { type: 'string', const: 'no-store' } },
           }),
           ...errors([400, 401, 413, 415], {
-            400: 'grant_type missing (error invalid_request) or not client_credentials (error unsupported_grant_type), or not a form body',
-            401: 'no or bad Basic credentials (error invalid_client; WWW-Authenticate: Basic)',
+            400: 'the client is known, but the body is not application/x-www-form-urlencoded (any other well-formed Content-Type, '
+              + 'or none; error invalid_request), grant_type is missing (error invalid_request) or not client_credentials '
+              + '(error unsupported_grant_type)',
+            401: 'no or bad Basic credentials (error invalid_client; WWW-Authenticate: Basic); checked before the body',
+            413: 'body over 16 KB (error invalid_request); refused while it is read, before the credentials are checked',
+            415: 'a Content-Type header that is empty or not a media type at all (error invalid_request); refused while the body is read, '
+              + 'before the credentials are checked. A well-formed but wrong type is a 400',
           }),
         },
       },
@@ -123,9 +144,11 @@ function paths(): Record<string, Record<string, Operation>> {
         summary: 'Upload the CSV file to the pre-signed address of its grant (no Authorization header)',
         parameters: [
           { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
-          { name: 'expires', in: 'query', required: true, description: 'Unix seconds', schema: { type: 'string', pattern: '^\\d+$' } },
-          { name: 'signature', in: 'query', required: true, description: 'hex HMAC-SHA256 of method, path, expiry and content type',
-            schema: { type: 'string', pattern: '^[0-9a-f]+$' } },
+          { name: 'expires', in: 'query', required: true, description: 'Unix seconds (at most 12 digits); a missing or malformed one is a 403',
+            schema: { type: 'string', pattern: '^\\d{1,12}$' } },
+          { name: 'signature', in: 'query', required: true,
+            description: 'hex HMAC-SHA256 of method, path, expiry and content type (64 hex digits, either case); a missing or malformed one is a 403',
+            schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } },
         ],
         requestBody: { required: true, content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv', maxLength: LIMITS.fileBytes } } } },
         responses: {
@@ -138,14 +161,28 @@ function paths(): Record<string, Record<string, Operation>> {
               checksum: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'MD5 of the body, lower-case hex' },
             },
           }, { ETag: { description: '"<md5 of the body>"', schema: { type: 'string' } } }),
-          ...errors([400, 403, 404, 408, 409, 413, 415], {
-            400: 'the MD5 of the body differs from the declared checksum; nothing kept, the grant stays usable until it expires',
+          ...errors([400, 403, 408, 413, 415], {
+            400: 'the MD5 of the body differs from the declared checksum, or the body ended early; nothing kept, the grant stays usable until it expires',
             408: `the body sent no byte for ${UPLOAD_STALL_MS / 1000} s and was cut off; nothing kept, the address can be used again`,
-            403: 'bad or missing signature, or the address expired',
-            404: 'no such upload address',
-            409: 'the file was already uploaded',
+            403: 'bad or missing signature, an expired address, an address never granted (there is no 404: an unknown address is refused '
+              + 'like a forged one), or one replaced by a newer grant for the same checksum (also when that happened while the body arrived)',
             413: 'body over 100 MB; reading stops and nothing is kept',
             415: 'Content-Type is not text/csv',
+          }),
+          409: ok(`already uploaded (${UPLOAD_STATUS_HEADER}: uploaded), or another upload to this address is being received `
+            + `(${UPLOAD_STATUS_HEADER}: in-progress)`,
+          ref('ErrorBody'), {
+            [UPLOAD_STATUS_HEADER]: {
+              description: 'uploaded: the service holds this address\'s file, and only this with the expected ETag proves arrival; in-progress: '
+                + 'try again after Retry-After',
+              schema: { type: 'string', enum: ['uploaded', 'in-progress'] },
+            },
+            ETag: { description: `with ${UPLOAD_STATUS_HEADER} uploaded: "<md5 of the stored file>"`, schema: { type: 'string' } },
+            'Import-Id': { description: `with ${UPLOAD_STATUS_HEADER} uploaded: the import the file became (GET /local/v1/imports/{id})`, schema: { type: 'string' } },
+            'Retry-After': {
+              description: `with ${UPLOAD_STATUS_HEADER} in-progress: seconds to wait (an upload that sends nothing for ${UPLOAD_STALL_MS / 1000} s is cut off)`,
+              schema: { type: 'integer', minimum: 1 },
+            },
           }),
         },
       },
@@ -214,24 +251,30 @@ function localPaths(): Record<string, Record<string, Operation>> {
       put: local({
         operationId: 'putWebhook', summary: 'Register (replace) the webhook; without a secret one is generated and answered once',
         requestBody: { required: true, content: json(ref('WebhookRegistration')) },
-        responses: { 200: ok('registered', ref('WebhookState')), ...errors([400, 401, 415]) },
+        responses: { 200: ok('registered', ref('WebhookState')), ...errors([400, 401, 413, 415]) },
       }),
-      delete: local({ operationId: 'deleteWebhook', responses: { ...deleted('unregistered'), ...errors([401]) } }),
+      delete: local({ operationId: 'deleteWebhook', responses: { ...deleted('unregistered'), ...errors([400, 401, 413, 415], UNWANTED_BODY) } }),
     },
     '/local/v1/faults': {
       get: local({ operationId: 'getFaults', responses: { 200: ok('the rules', ref('FaultRules')), ...errors([401]) } }),
       put: local({
         operationId: 'putFaults', summary: 'Replace the fault injection rules (kept in memory; a restart clears them)',
         requestBody: { required: true, content: json(ref('FaultRules')) },
-        responses: { 200: ok('the rules now in force', ref('FaultRules')), ...errors([400, 401, 415]) },
+        responses: { 200: ok('the rules now in force', ref('FaultRules')), ...errors([400, 401, 413, 415]) },
       }),
-      delete: local({ operationId: 'deleteFaults', responses: { ...deleted('all rules removed'), ...errors([401]) } }),
+      delete: local({ operationId: 'deleteFaults', responses: { ...deleted('all rules removed'), ...errors([400, 401, 413, 415], UNWANTED_BODY) } }),
     },
     '/local/v1/deliveries/{id}/redeliver': {
       post: local({
         operationId: 'redeliver', summary: 'Send the event of a delivery attempt again now, as a new RETRY attempt outside the retry budget',
         parameters: [idParam('delivery attempt id', positiveId)],
-        responses: { 202: ok('the new attempt, PENDING', ref('DeliveryAttempt')), ...errors([400, 401, 404], { 400: 'the id is not a whole number' }) },
+        responses: {
+          202: ok('the new attempt, PENDING', ref('DeliveryAttempt')),
+          ...errors([400, 401, 404, 413, 415], { ...UNWANTED_BODY, 400: `the id is not a whole number from 1, or ${UNWANTED_BODY[400]}` }),
+          429: ok(`the event of this attempt was sent again less than ${REDELIVER_INTERVAL_MS / 1000} s ago (by any attempt of it)`, ref('ErrorBody'), {
+            'Retry-After': { description: 'seconds until it may be sent again', schema: { type: 'integer', minimum: 1 } },
+          }),
+        },
       }),
     },
   };
@@ -273,19 +316,38 @@ function withMethodNotAllowed(all: Record<string, Record<string, Operation>>): R
   }));
 }
 
-/** Refusals any request can get before its route runs, whatever its path: they depend on its size and pace. */
-const REFUSED_BEFORE_ROUTES: Record<string, string> = {
-  408: 'the request was not received in time',
-  414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
-  431: `the request line and headers are over ${sizeText(MAX_HEADER_BYTES)} together`,
-};
+/**
+ * Answers any request can get, whatever its operation: refusals before its route runs, which depend on the request's
+ * form, size and pace or on the server's state (stopping; fault rules, which never apply under /local/v1), and the 500
+ * of an unexpected failure.
+ */
+function answersToAnyRequest(path: string): Record<string, string> {
+  const faulted = !isLocalPath(path);
+  return {
+    400: 'the request is not valid HTTP (the HTTP parser refused it before any route; the connection is closed), or its URL holds a bad percent-encoding',
+    408: 'the request was not received in time',
+    414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
+    415: 'a Content-Encoding other than identity (a compressed body is not unpacked; the answer has Accept-Encoding: identity)',
+    431: `the request line and headers are over ${sizeText(MAX_HEADER_BYTES)} together`,
+    500: `unexpected server failure${faulted ? ', or a fault injected with errorStatus 500 (see /local/v1/faults)' : ''}; the body carries traceId`,
+    503: faulted
+      ? 'a fault injected with errorStatus 503, the default (see /local/v1/faults), or the server is stopping (every request is refused then)'
+      : 'the server is stopping (every request is refused then; fault rules never apply under /local/v1)',
+  };
+}
 
-/** Each operation lists them, unless it gives one a meaning of its own (the upload's 408). */
-function withRefusalsBeforeRoutes(all: Record<string, Record<string, Operation>>): Record<string, Record<string, Operation>> {
-  // A fresh response object each time: withTraceHeaders adds headers to each in place.
-  const refusals = () => Object.fromEntries(Object.entries(REFUSED_BEFORE_ROUTES).map(([code, meaning]) => [code, ok(meaning, ref('ErrorBody'))]));
+/** Each operation lists them; where it gives one a meaning of its own (the upload's 408), both meanings are told. */
+function withAnswersToAnyRequest(all: Record<string, Record<string, Operation>>): Record<string, Record<string, Operation>> {
   return Object.fromEntries(Object.entries(all).map(([path, operations]) => [path, Object.fromEntries(
-    Object.entries(operations).map(([method, op]) => [method, { ...op, responses: { ...refusals(), ...(op.responses as Record<string, unknown>) } }]),
+    Object.entries(operations).map(([method, op]) => {
+      const responses: Record<string, Response> = { ...(op.responses as Record<string, Response>) };
+      for (const [code, meaning] of Object.entries(answersToAnyRequest(path))) {
+        const own = responses[code];
+        // A fresh response object each time: withTraceHeaders adds headers to each in place.
+        responses[code] = own ? { ...own, description: `${own.description}; or ${meaning}` } : ok(meaning, ref('ErrorBody'));
+      }
+      return [method, { ...op, responses }];
+    }),
   )]));
 }
 
@@ -306,7 +368,7 @@ function buildDocument(baseUrl: string): Record<string, unknown> {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     tags: ['auth', 'imports', 'files', 'deliveries', 'local'].map((name) => ({ name })),
-    paths: withTraceHeaders(withRefusalsBeforeRoutes(withMethodNotAllowed(paths()))),
+    paths: withTraceHeaders(withAnswersToAnyRequest(withMethodNotAllowed(paths()))),
     webhooks: {
       importFinished: {
         post: {
