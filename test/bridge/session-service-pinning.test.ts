@@ -80,7 +80,7 @@ describe('session: uploads pinned to their service', () => {
     expect(grantsAsked(b)).toBe(before);
   }, 120_000);
 
-  it('a profile without a base URL stops the watch with a reason instead of sending anywhere', async () => {
+  it('a profile without a base URL stops the watch with a reason instead of sending anywhere, until the clerk points back', async () => {
     await session.switchProfile('production');
     expect(session.watch.state()).toMatchObject({ state: 'watching' });
     const errors: string[] = [];
@@ -93,5 +93,17 @@ describe('session: uploads pinned to their service', () => {
     await writeFile(join(watched, 'census-third.csv'), third);
     await new Promise((r) => setTimeout(r, 1500));
     expect(uploaded(a, md5Of(third)) + uploaded(b, md5Of(third))).toBe(0);
-  }, 30_000);
+
+    // Back to a service uploads can go to: the watch starts again by itself, and the waiting file goes there.
+    await session.switchProfile('sandbox');
+    expect(session.watch.state()).toMatchObject({ state: 'watching' });
+    await eventually(() => (uploaded(a, md5Of(third)) === 1 ? true : undefined), 30_000);
+    expect(uploaded(b, md5Of(third))).toBe(0);
+
+    // A watch the clerk stopped stays stopped whatever the service does.
+    await session.watch.stop();
+    await session.updateSettings({ profiles: { production: { baseUrl: b.url } } });
+    await session.switchProfile('production');
+    expect(session.watch.state()).toMatchObject({ state: 'stopped' });
+  }, 60_000);
 });

@@ -251,8 +251,9 @@ export function createSession(options: SessionOptions): Session {
         await getUploader();
         await watch.reopen();
       } catch (error) {
-        // Nothing watches now (no base URL, another uploader holds the data folder...): the folder state says so.
-        await watch.stop().catch(() => undefined);
+        // Nothing watches now (no base URL, another uploader holds the data folder...): the folder state says so,
+        // and the watch starts again by itself once the clerk points the app at a usable service.
+        await watch.suspend().catch(() => undefined);
         events.emit('error', new Error(`Uploads stopped: ${describeError(error)}`, { cause: error }));
       }
     }).catch((error: unknown) => logger.error(`switching the upload service failed: ${describeError(error)}`));

@@ -11,8 +11,13 @@ export type WatchPart = {
   pause(): Promise<FolderState>;
   resume(): Promise<FolderState>;
   stop(): Promise<FolderState>;
-  /** The folder in settings changed, or the upload pipeline was replaced: a running watch opens again. */
+  /**
+   * The folder in settings changed, or the upload pipeline was replaced: a running watch opens again, and so does one
+   * that a change of service suspended. It throws only when a running watch cannot go on.
+   */
   reopen(): Promise<FolderState>;
+  /** The service changed to one uploads cannot go to (no base URL...): the watch stops until `reopen` can open it. */
+  suspend(): Promise<FolderState>;
   /** The watcher saw the folder go or come back. */
   presence(folder: string, present: boolean): void;
 };
@@ -29,6 +34,8 @@ type Mode = 'stopped' | 'watching' | 'paused';
 
 export function createWatchPart(options: WatchPartOptions): WatchPart {
   let mode: Mode = 'stopped';
+  // Stopped by a change of service, not by the clerk: the next reopen (the service usable again) starts it again.
+  let suspended = false;
   let watching: string | undefined;
   let present: boolean | undefined;
   // While a watch opens, what it finds is said by the state it ends in, not as a change of its own.
@@ -78,6 +85,7 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
   return {
     state,
     start: () => serial(async () => {
+      suspended = false;
       await open();
       mode = 'watching';
       return announce();
@@ -90,25 +98,40 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     }),
     resume: () => serial(async () => {
       if (mode === 'watching') return state();
+      suspended = false;
       await open();
       mode = 'watching';
       return announce();
     }),
     stop: () => serial(async () => {
+      suspended = false;
       await close();
       mode = 'stopped';
       return announce();
     }),
     reopen: () => serial(async () => {
-      if (mode !== 'watching') return announce();
+      if (mode !== 'watching' && !suspended) return announce();
+      const running = mode === 'watching';
       try {
         await open();
       } catch (error) {
-        // The watch cannot go on (the new profile has no base URL...): it stops, and the caller tells the clerk why.
+        // The watch cannot go on (the new profile has no base URL...): it stops until the service is usable again,
+        // and the caller tells the clerk why.
         mode = 'stopped';
+        suspended = true;
         announce();
-        throw error;
+        if (running) throw error;
+        return state();
       }
+      mode = 'watching';
+      suspended = false;
+      return announce();
+    }),
+    suspend: () => serial(async () => {
+      if (mode !== 'watching' && !suspended) return state();
+      suspended = true;
+      await close();
+      mode = 'stopped';
       return announce();
     }),
     presence(folder, now) {
