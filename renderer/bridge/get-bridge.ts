@@ -10,10 +10,30 @@ declare global {
 
 let bridge: BridgeApi | undefined;
 const reconnectListeners = new Set<() => void>();
+const connectionListeners = new Set<() => void>();
+// The desktop app's engine lives and dies with its window: only browser mode can lose it.
+let connected = true;
 
 export function getBridge(): BridgeApi {
-  bridge ??= globalThis.payroll ? fromPreload(globalThis.payroll) : createHttpBridge({ onReconnect: () => reconnectListeners.forEach((fn) => fn()) });
+  bridge ??= globalThis.payroll ? fromPreload(globalThis.payroll) : createHttpBridge({
+    onReconnect: () => reconnectListeners.forEach((fn) => fn()),
+    onConnectionChange: (now) => {
+      connected = now;
+      connectionListeners.forEach((fn) => fn());
+    },
+  });
   return bridge;
+}
+
+/** Whether the engine's event stream is open (always true in the desktop app), for useSyncExternalStore. */
+export const bridgeConnected = (): boolean => connected;
+
+/** Tells `listener` when bridgeConnected() changes. Returns the unsubscribe function. */
+export function onBridgeConnection(listener: () => void): () => void {
+  connectionListeners.add(listener);
+  return () => {
+    connectionListeners.delete(listener);
+  };
 }
 
 /**

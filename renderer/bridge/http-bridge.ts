@@ -22,6 +22,8 @@ export type HttpBridgeOptions = {
   EventSource?: typeof EventSource;
   /** Called after the event stream came back from a break: events may have been missed, refetch what is shown. */
   onReconnect?: () => void;
+  /** Called when the event stream opens (true) or breaks (false): while it is broken, what is shown may be stale. */
+  onConnectionChange?: (connected: boolean) => void;
 };
 
 export type HttpBridge = BridgeApi & {
@@ -65,11 +67,13 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     source = es;
     es.onopen = () => {
       open = true;
+      options.onConnectionChange?.(true);
       retryMs = RETRY_MIN_MS;
       if (everOpened) options.onReconnect?.();
       everOpened = true;
     };
     es.onerror = () => {
+      if (open) options.onConnectionChange?.(false);
       open = false;
       // EventSource retries a dropped connection itself, but gives up for good after an answer that is not a stream
       // (a 503 while the server starts, a 401): start a new one, waiting longer each time.

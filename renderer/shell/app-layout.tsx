@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useBridgeQuery } from '../data/bridge-queries';
 import { appText } from './app-text';
+import { ConnectionLost } from './connection-lost';
 import { Notices } from './notices';
 import { SCREEN_KEYS, type ScreenKey } from './screens';
 
@@ -36,6 +37,7 @@ export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey;
         ))}
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
+        <ConnectionLost />
         <Notices />
         {children}
       </AppShell.Main>

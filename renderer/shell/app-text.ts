@@ -19,6 +19,9 @@ export const appText = {
   cannotReachCore: 'The app cannot reach its background service.',
   cannotReachCoreHelp: 'Close the app and open it again. If this keeps happening, tell your IT contact.',
   tryAgain: 'Try again',
+  engineLost: 'The app has lost its background service: what you see may be out of date.',
+  engineLostHelp: 'Files are not watched or uploaded while it is gone, even if a screen still says Watching. '
+    + 'It reconnects by itself once the service is back; if it does not, start Payroll Uploader again.',
   noticesLabel: 'Messages',
   dismissNotice: 'Dismiss message',
 };
