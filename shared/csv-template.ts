@@ -1,7 +1,7 @@
 /** The CSV template of docs/service-decisions.md §2: header checks and cell typing, shared by server and uploader. */
 import { CSV_COLUMNS, REQUIRED_COLUMNS } from './files.schema';
 import type { RecordKind } from './records.schema';
-import { RECORD_KINDS } from './records.schema';
+import { RECORD_KINDS, isExactNumeral } from './records.schema';
 
 const NUMBER_COLUMNS = new Set(['periodsPerYear', 'grossAnnualSalary', 'salaryPerPeriod', 'standardHours', 'hourlyRate', 'amount']);
 const BOOLEAN_COLUMNS = new Set(['eligibleForBenefits']);
@@ -37,11 +37,16 @@ export function kindOfHeader(header: readonly string[]): RecordKind | undefined 
   return fits.length === 1 ? fits[0] : undefined;
 }
 
-/** A cell as the record field's value: empty is absent; numbers use `.`; booleans are true/false. */
+/**
+ * A cell as the record field's value: empty is absent; numbers use `.`; booleans are true/false. A number that
+ * cannot be read exactly (`12.3400000000000000001` would be read as 12.34) stays text, which the field's rule
+ * words by what it breaks as written (`must have at most 2 decimals`).
+ */
 export function cellValue(column: string, raw: string): unknown {
   const cell = raw.trim();
   if (cell === '') return undefined;
-  if (NUMBER_COLUMNS.has(column)) return NUMBER_RE.test(cell) ? Number(cell) : cell;
+  // At most 15 characters of NUMBER_RE are always read exactly, so the common cell costs no further check.
+  if (NUMBER_COLUMNS.has(column)) return NUMBER_RE.test(cell) && (cell.length <= 15 || isExactNumeral(cell)) ? Number(cell) : cell;
   if (BOOLEAN_COLUMNS.has(column)) return cell === 'true' ? true : cell === 'false' ? false : cell;
   return raw;
 }

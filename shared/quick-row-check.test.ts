@@ -15,7 +15,9 @@ const protoKeyOrNot = fc.oneof({ weight: 19, arbitrary: fc.constant(null) }, { w
 
 const TRICKY = ['', '999999999999.99', '1000000000000', '999999999999.995', '1e15', '9007199254740993', ' ', '  x  ', 'x'.repeat(31), ' '.concat('x'.repeat(100)), 'x'.repeat(101), ' 2026-01-05', '2026-02-30',
   '2026-1-5', 'active', ' ACTIVE', ' true ', 'TRUE', '+5', '-0', '-1', '0', '367', '168.01', '1.005', '1e3', '5.', '.5',
-  ' 25.25 ', '123-45-678', ' 123-45-6789', 'Infinity', 'NaN', '\t', '\u00a0x', '0.001', '12,5'];
+  ' 25.25 ', '123-45-678', ' 123-45-6789', 'Infinity', 'NaN', '\t', '\u00a0x', '0.001', '12,5',
+  // Numbers that cannot be read exactly: read as 12.34, 999999999999.99, 12 and 150.
+  '12.3400000000000000001', '999999999999.9900001', '12.0000000000000001', '150.000000000000000001'];
 
 // Mostly valid values per column, so that many rows pass and the property is really exercised.
 const VALID: Record<string, string[]> = {
@@ -87,6 +89,31 @@ function recordFor(kind: RecordKind) {
       fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...(Object.hasOwn(JSON_VALID, name) ? JSON_VALID[name]! : ['x'])) }, { weight: 1, arbitrary: fc.constantFrom(...JSON_TRICKY) }, { weight: 1, arbitrary: fc.anything({ maxDepth: 0 }) })])));
   });
 }
+
+describe('number cells that cannot be read exactly', () => {
+  const header = [...REQUIRED_COLUMNS.census, 'periodsPerYear', 'grossAnnualSalary'];
+  const row = (periodsPerYear: string, grossAnnualSalary: string) => ['Doe', 'Jane', 'E-1', '2026-01-05', 'ACTIVE', periodsPerYear, grossAnnualSalary];
+  const zodMessages = (cells: string[]) => {
+    const parsed = recordSchemas.census.safeParse(rowToRecord(header, cells));
+    return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  };
+
+  it.each([
+    [row('12', '12.3400000000000000001'), ['grossAnnualSalary: must have at most 2 decimals']],
+    [row('12', '999999999999.9900001'), ['grossAnnualSalary: must have at most 2 decimals']],
+    [row('12.0000000000000001', '12.34'), ['periodsPerYear: must be a whole number']],
+    [row('12345678901234567890', ''), ['periodsPerYear: must be 1 to 366']],
+  ])('are refused, on their text, by the quick check and by zod: %j', (cells, messages) => {
+    expect(quickRowCheck('census', header)(cells)).toBeUndefined();
+    expect(zodMessages(cells)).toEqual(messages);
+  });
+
+  it('as numbers read exactly, with trailing zeros or more than 15 characters, are taken', () => {
+    const cells = row('12.000', '999999999999.990');
+    expect(quickRowCheck('census', header)(cells)).toMatchObject({ periodsPerYear: 12, grossAnnualSalary: 999_999_999_999.99 });
+    expect(zodMessages(cells)).toEqual([]);
+  });
+});
 
 describe('quick JSON record check', () => {
   for (const kind of ['census', 'receipt'] as const) {

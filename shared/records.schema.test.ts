@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isRealDate, isReferenceDate } from './dates';
-import { censusBatchSchema, censusRecordSchema, hasAtMostTwoDecimals, receiptRecordSchema } from './records.schema';
+import { censusBatchSchema, censusRecordSchema, hasAtMostTwoDecimals, isExactNumeral, receiptRecordSchema } from './records.schema';
 import { formatIssues } from './validation';
 
 const census = (over: Record<string, unknown> = {}) => ({
@@ -135,5 +135,67 @@ describe('receipt record', () => {
     fc.assert(fc.property(fc.oneof(cents, nudged, fc.double({ noNaN: true, noDefaultInfinity: true })), (v) => {
       expect(hasAtMostTwoDecimals(v), String(v)).toBe(byText(v));
     }), { numRuns: 50_000 });
+  });
+});
+
+describe('numerals that cannot be held exactly', () => {
+  it.each(['0', '-0', '0.1', '1e2', '12.30', '12.340000', '999999999999.99', '1E-7', '2.5e+3', '0.30000000000000004', '9007199254740992',
+    '5e-324', '1.7976931348623157e308', '0.00000000000001', '100000000000000000000', '+5', '5.', '.5', '0000000000000012.5', '1'.repeat(15)])(
+    '%s is exact', (text) => expect(isExactNumeral(text)).toBe(true));
+
+  it.each(['12.3400000000000000001', '999999999999.9900001', '12.0000000000000001', '9007199254740993', '12345678901234567890', '1e400', '-1e400',
+    '1e-400', '4.9e-324', '1.7976931348623159e308', '', '.', '-', 'abc', ' 1', '1 ', '0x10', 'Infinity', 'NaN', '1e', '1,5', '1_000'])(
+    '%j is not', (text) => expect(isExactNumeral(text)).toBe(false));
+
+  it('agrees with an exact comparison of the numeral and the shortest form of its number, as big integers', () => {
+    /** The numeral's value as an integer numerator and a power of ten. */
+    const exact = (text: string) => {
+      const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
+      const digits = BigInt(`${m[1] === '-' ? '-' : ''}${m[2] ?? ''}${m[3] ?? ''}` || '0');
+      return { digits, power: Number(m[4] ?? 0) - (m[3] ?? '').length };
+    };
+    const same = (a: string, b: string) => {
+      const x = exact(a);
+      const y = exact(b);
+      const power = Math.min(x.power, y.power);
+      return x.digits * 10n ** BigInt(x.power - power) === y.digits * 10n ** BigInt(y.power - power);
+    };
+    const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+    const numeral = fc.tuple(fc.constantFrom('', '-'), digits(1, 22), fc.option(digits(0, 22)), fc.option(fc.integer({ min: -340, max: 330 })))
+      .map(([sign, whole, fraction, exponent]) => `${sign}${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : `e${exponent}`}`);
+    const shortest = fc.double({ noNaN: true, noDefaultInfinity: true }).map(String);
+    let exactSeen = 0;
+    fc.assert(fc.property(fc.oneof(numeral, shortest), (text) => {
+      const value = Number(text);
+      const expected = Number.isFinite(value) && same(text, String(value));
+      if (expected) exactSeen++;
+      expect(isExactNumeral(text), text).toBe(expected);
+    }), { numRuns: 20_000 });
+    expect(exactSeen).toBeGreaterThan(5_000);
+  });
+
+  // The wording a CSV cell gets: a numeral that cannot be read exactly stays text, and the field's rule names what
+  // it breaks as written.
+  it.each([
+    [{ grossAnnualSalary: '12.3400000000000000001' }, 'grossAnnualSalary: must have at most 2 decimals'],
+    [{ salaryPerPeriod: '999999999999.9900001' }, 'salaryPerPeriod: must have at most 2 decimals'],
+    [{ hourlyRate: '12345678901234567.5' }, 'hourlyRate: must be at most 999,999,999,999.99'],
+    [{ hourlyRate: '-12345678901234567' }, 'hourlyRate: must be 0 or more'],
+    [{ periodsPerYear: '12.0000000000000001' }, 'periodsPerYear: must be a whole number'],
+    [{ periodsPerYear: '12345678901234567890' }, 'periodsPerYear: must be 1 to 366'],
+    [{ standardHours: '40.000000000000000001' }, 'standardHours: must be written with at most 15 significant digits (a longer number cannot be held exactly)'],
+    [{ standardHours: '1000000000000000000001' }, 'standardHours: must be 0 to 168'],
+    [{ grossAnnualSalary: '12.34' }, 'grossAnnualSalary: must be a number'],
+    [{ periodsPerYear: 'x' }, 'periodsPerYear: must be a whole number'],
+  ])('a census %j is refused: %s', (over, message) => {
+    expect(messages(censusRecordSchema, census(over))).toEqual([message]);
+  });
+
+  it.each([
+    ['0.01000000000000000001', 'amount: must have at most 2 decimals'],
+    ['-12345678901234567', 'amount: must be more than 0'],
+    ['12345678901234567', 'amount: must be at most 999,999,999,999.99'],
+  ])('a receipt amount %s is refused: %s', (amount, message) => {
+    expect(messages(receiptRecordSchema, receipt({ amount }))).toEqual([message]);
   });
 });

@@ -43,6 +43,73 @@ export function hasAtMostTwoDecimals(v: number): boolean {
   return /^-?\d+\.\d{1,2}$/.test(String(v));
 }
 
+// A decimal numeral: a JSON number literal, a CSV number cell, or what String(number) writes.
+const NUMERAL_RE = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+// At most 15 characters of digits, a point and a sign, no exponent: at most 15 significant digits, from 1e-13 up.
+const SHORT_PLAIN_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
+
+/** A numeral's exact value: `negative`, significant `digits` without leading or trailing zeros, and the power of ten they are scaled by. */
+type NumeralParts = { negative: boolean; digits: string; exponent: number };
+
+function numeralParts(text: string): NumeralParts | undefined {
+  const m = NUMERAL_RE.exec(text);
+  if (!m) return undefined;
+  const whole = m[2] ?? '';
+  const fraction = m[3] ?? '';
+  if (whole === '' && fraction === '') return undefined;
+  const all = whole + fraction;
+  let start = 0;
+  while (start < all.length && all.charCodeAt(start) === 48) start++;
+  let end = all.length;
+  while (end > start && all.charCodeAt(end - 1) === 48) end--;
+  if (start === end) return { negative: false, digits: '0', exponent: 0 };
+  return { negative: m[1] === '-', digits: all.slice(start, end), exponent: Number(m[4] ?? 0) - fraction.length + (all.length - end) };
+}
+
+const sameParts = (a: NumeralParts, b: NumeralParts) => a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
+
+/**
+ * Whether a decimal numeral (a JSON number literal, a CSV number cell) stands for exactly the number it is read as:
+ * the same decimal as the shortest text that reads back as that number (`String(Number(text))`). So `12.30`, `1e2`,
+ * `-0` and `0.1` are exact; `12.3400000000000000001` (read as 12.34), `12.0000000000000001` (read as 12),
+ * `1e400` (read as Infinity) and `1e-400` (read as 0) are not, nor is text that is no numeral. A numeral of at most
+ * 15 characters without exponent (at most 15 significant digits, 1e-13 or more) is always exact, and is known to be
+ * without writing the number as text.
+ */
+export function isExactNumeral(text: string): boolean {
+  if (text.length <= 15 && SHORT_PLAIN_RE.test(text)) return true;
+  const value = Number(text);
+  if (!Number.isFinite(value)) return false;
+  const written = numeralParts(text);
+  const read = numeralParts(String(value));
+  return written !== undefined && read !== undefined && sameParts(written, read);
+}
+
+/** A number field's bounds as its messages say them (every numeric field refuses numbers below 0). */
+type NumberRules = { decimals?: number; max: number; above: string; below: string };
+
+/**
+ * The field message for text that is a numeral but no exact number (a CSV cell such as `12.3400000000000000001`,
+ * which the CSV template keeps as text instead of reading it rounded): what the field's rules say of it as
+ * written. Undefined for any other value.
+ */
+function inexactNumeralProblem(input: unknown, rules: NumberRules): string | undefined {
+  if (typeof input !== 'string') return undefined;
+  const text = input.trim();
+  if (isExactNumeral(text)) return undefined;
+  const parts = numeralParts(text);
+  if (!parts) return undefined;
+  // Decimals as written, trailing zeros aside. The numeral has 16 or more significant digits (else it would be
+  // exact), so with at most 2 decimals it is 1e13 or more: beyond every field's bounds.
+  if (rules.decimals !== undefined && -parts.exponent > rules.decimals) {
+    return rules.decimals === 0 ? 'must be a whole number' : `must have at most ${rules.decimals} decimals`;
+  }
+  // No numeric field takes a number below 0, and the digits of an inexact numeral are not all zeros.
+  if (parts.negative) return rules.below;
+  if (Number(text) > rules.max) return rules.above;
+  return 'must be written with at most 15 significant digits (a longer number cannot be held exactly)';
+}
+
 /**
  * The largest amount a money field holds: 999,999,999,999.99. Up to here every value with two decimals is a
  * distinct double, so it is stored exactly; beyond it a value would be stored rounded, so it is refused.
@@ -54,12 +121,16 @@ const MONEY_MAX_TEXT = '999,999,999,999.99';
 export const isMoney = (v: number, positive = false) =>
   (positive ? v > 0 : v >= 0) && v <= MONEY_MAX && hasAtMostTwoDecimals(v);
 
-const finite = () =>
-  z.number({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a number') })
-    .refine(Number.isFinite, 'must be a finite number');
+const numberField = (rules: NumberRules, notNumber = 'must be a number') =>
+  z.number({ error: (iss) => (iss.input === undefined ? 'is required' : inexactNumeralProblem(iss.input, rules) ?? notNumber) });
+
+const finite = (rules: NumberRules) => numberField(rules).refine(Number.isFinite, 'must be a finite number');
+
+const MONEY_ABOVE = `must be at most ${MONEY_MAX_TEXT}`;
 
 const money = () =>
-  finite().min(0, 'must be 0 or more').max(MONEY_MAX, `must be at most ${MONEY_MAX_TEXT}`).refine(hasAtMostTwoDecimals, 'must have at most 2 decimals');
+  finite({ decimals: 2, max: MONEY_MAX, above: MONEY_ABOVE, below: 'must be 0 or more' })
+    .min(0, 'must be 0 or more').max(MONEY_MAX, MONEY_ABOVE).refine(hasAtMostTwoDecimals, 'must have at most 2 decimals');
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: (iss) => (iss.input === undefined ? 'is required' : `must be one of ${values.join(', ')}`) });
@@ -84,11 +155,12 @@ const censusRecordObject = z.strictObject(
     eligibleForBenefits: optional(z.boolean({ error: 'must be true or false' })),
     payCycle: optional(oneOf(PAY_CYCLES)),
     periodsPerYear: optional(
-      z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 to 366').max(366, 'must be 1 to 366'),
+      numberField({ decimals: 0, max: 366, above: 'must be 1 to 366', below: 'must be 1 to 366' }, 'must be a whole number')
+        .int('must be a whole number').min(1, 'must be 1 to 366').max(366, 'must be 1 to 366'),
     ),
     grossAnnualSalary: optional(money()),
     salaryPerPeriod: optional(money()),
-    standardHours: optional(finite().min(0, 'must be 0 to 168').max(168, 'must be 0 to 168')),
+    standardHours: optional(finite({ max: 168, above: 'must be 0 to 168', below: 'must be 0 to 168' }).min(0, 'must be 0 to 168').max(168, 'must be 0 to 168')),
     hourlyRate: optional(money()),
     timeType: optional(oneOf(TIME_TYPES)),
     payrollGroup: optional(text()),
@@ -108,8 +180,8 @@ const receiptRecordObject = z.strictObject(
     ),
     employeeRegistration: required(text(LIMITS.employeeRegistrationMax)),
     paymentDate: required(date()),
-    amount: required(finite().gt(0, 'must be more than 0').max(MONEY_MAX, `must be at most ${MONEY_MAX_TEXT}`)
-      .refine(hasAtMostTwoDecimals, 'must have at most 2 decimals')),
+    amount: required(finite({ decimals: 2, max: MONEY_MAX, above: MONEY_ABOVE, below: 'must be more than 0' })
+      .gt(0, 'must be more than 0').max(MONEY_MAX, MONEY_ABOVE).refine(hasAtMostTwoDecimals, 'must have at most 2 decimals')),
   },
   { error: unknownFields },
 );

@@ -62,11 +62,28 @@ describe('hostile input', () => {
     expectError(await api(server.url, token, 'POST', '/law/api/v1/census', [{ ...census, grossAnnualSalary: 1_000_000_000_000 }]), 400,
       /\[0\]\.grossAnnualSalary: must be at most 999,999,999,999\.99/);
     expectError(await api(server.url, token, 'POST', '/law/api/v1/census', '[{"lastName":"Doe","firstName":"Jane","employeeRegistration":"E-1","hireDate":"2026-01-05","employeeStatus":"ACTIVE","hourlyRate":12345678901234567890}]'),
-      400, /\[0\]\.hourlyRate: must be at most/);
+      400, /\[0\]\.hourlyRate: the number 12345678901234567890 cannot be held exactly/);
     expectError(await api(server.url, token, 'POST', '/law/api/v1/receipt', [{ ...receipt, amount: 1e21 }]), 400, /\[0\]\.amount: must be at most/);
     expectError(await api(server.url, token, 'POST', '/law/api/v1/census', [{ ...census, periodsPerYear: 2 ** 53 + 2 }]), 400, /\[0\]\.periodsPerYear: must be 1 to 366/);
     const ok = await api(server.url, token, 'POST', '/law/api/v1/census', [{ ...census, grossAnnualSalary: 999_999_999_999.99 }]);
     expect(ok.status).toBe(201);
+  });
+
+  it('a number literal that cannot be held exactly is a 400 naming it, and nothing is stored; its shortest form is taken', async () => {
+    const body = (field: string, literal: string) => `[${JSON.stringify(census).slice(0, -1)},"${field}":${literal}}]`;
+    const stored = async () => ((await api(server.url, token, 'GET', '/local/v1/imports')).body as unknown[]).length;
+    const before = await stored();
+    expectError(await api(server.url, token, 'POST', '/law/api/v1/census', body('grossAnnualSalary', '12.3400000000000000001')), 400,
+      /^\[0\]\.grossAnnualSalary: the number 12\.3400000000000000001 cannot be held exactly \(it would be read as 12\.34\)/);
+    expectError(await api(server.url, token, 'POST', '/law/api/v1/census', body('grossAnnualSalary', '999999999999.9900001')), 400,
+      /^\[0\]\.grossAnnualSalary: the number 999999999999\.9900001 cannot be held exactly/);
+    expectError(await api(server.url, token, 'POST', '/law/api/v1/census', body('periodsPerYear', '12.0000000000000001')), 400,
+      /^\[0\]\.periodsPerYear: the number 12\.0000000000000001 cannot be held exactly \(it would be read as 12\)/);
+    expectError(await api(server.url, token, 'POST', '/law/api/v1/receipt', `[${JSON.stringify({ ...receipt, amount: 'x' }).replace('"x"', '1e-400')}]`), 400,
+      /^\[0\]\.amount: the number 1e-400 cannot be held exactly \(it would be read as 0\)/);
+    expect(await stored()).toBe(before);
+    const ok = await api(server.url, token, 'POST', '/law/api/v1/census', body('grossAnnualSalary', '12.340'));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
   it.each(['a\nb.csv', 'a\r\nInjected: 1.csv', 'tab\there.csv', 'inv\u202Evsc.csv', 'x\u2066y\u2069.csv', 'nul\u0000.csv',

@@ -39,6 +39,22 @@ describe('an uploaded census file', () => {
     ]);
   });
 
+  it('refuses, per line and on their text, numbers that cannot be read exactly', async () => {
+    const content = csvText('census', [
+      censusRow(401, { grossAnnualSalary: '12.3400000000000000001' }),
+      censusRow(402, { grossAnnualSalary: '999999999999.9900001' }),
+      censusRow(403, { periodsPerYear: '12.0000000000000001' }),
+      censusRow(404, { grossAnnualSalary: '12.340', periodsPerYear: '12.0' }),
+    ]);
+    const row = await census(content);
+    expect(row).toMatchObject({ status: 'PROCESSED', records: 4, accepted: 1, rejected: 3 });
+    expect(errorsOf(row)).toEqual([
+      { line: 2, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals' },
+      { line: 3, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals' },
+      { line: 4, field: 'periodsPerYear', message: 'periodsPerYear must be a whole number' },
+    ]);
+  });
+
   it.each([
     ['a header only', `${CSV_COLUMNS.census.join(',')}\n`, 'the file has a header but no data rows'],
     ['an empty file', '', 'the file is empty: it has no header row'],
