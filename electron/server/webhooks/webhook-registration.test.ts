@@ -15,14 +15,17 @@ afterAll(() => server.stop());
 
 const put = (url: string) => api(server.url, token, 'PUT', '/local/v1/webhook', { url, secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` });
 
+/** URLs every way of registering refuses, with what the answer says. */
+const REFUSED: [string, RegExp][] = [
+  ['http://127.0.0.1\\@evil.com/', /backslash/],
+  ['http://127.0.0.1#@evil.com/', /fragment/],
+  ['http://:@127.0.0.1/', /user name or password/],
+  ['http://127.0.0.1:0/hook', /port 0/],
+];
+
 describe('PUT /local/v1/webhook', () => {
-  it.each([
-    ['http://127.0.0.1\\@evil.com/', /backslash/],
-    ['http://127.0.0.1#@evil.com/', /fragment/],
-    ['http://:@127.0.0.1/', /user name or password/],
-    ['http://127.0.0.1:0/hook', /port 0/],
-    ['http:///127.0.0.1/hook', /scheme:\/\/host/],
-  ])('refuses %s and keeps the earlier registration', async (url, message) => {
+  it.each([...REFUSED, ['http:///127.0.0.1/hook', /scheme:\/\/host/]] as [string, RegExp][])(
+    'refuses %s and keeps the earlier registration', async (url, message) => {
     expect((await put('http://127.0.0.1:9/kept')).status).toBe(200);
     const res = await put(url);
     expect(res.status, url).toBe(400);
@@ -45,13 +48,8 @@ describe('PUT /local/v1/webhook', () => {
 });
 
 describe('--webhook-url', () => {
-  it.each([
-    ['http://127.0.0.1\\@evil.com/', /backslash/],
-    ['http://127.0.0.1#@evil.com/', /fragment/],
-    ['http://:@127.0.0.1/', /user name or password/],
-    ['http://127.0.0.1:0/hook', /port 0/],
-    ['http://192.0.2.1:9/hook', /--allow-remote-webhooks/],
-  ])('refuses %s by the same check as PUT /local/v1/webhook', (url, message) => {
+  it.each([...REFUSED, ['http://192.0.2.1:9/hook', /--allow-remote-webhooks/]] as [string, RegExp][])(
+    'refuses %s by the same check as PUT /local/v1/webhook', (url, message) => {
     expect(() => parseServerFlags(['--data-dir', '/nonexistent', '--webhook-url', url], {})).toThrow(message);
   });
 });
