@@ -6,7 +6,7 @@ import type { Scope } from '../../shared';
 import { LIMITS, SCOPES, webhookSecretSchema } from '../../shared';
 import { appDataDir } from '../lib/app-data';
 import type { ClientSpec } from '../server/options';
-import { webhookUrlProblem } from '../server/webhooks/webhook-url';
+import { checkWebhookUrl } from '../server/webhooks/webhook-url';
 import type { StartOptions } from '../server/server';
 import { UsageError } from './usage-error';
 
@@ -147,10 +147,10 @@ export function parseServerFlags(args: string[], env: NodeJS.ProcessEnv = proces
     if (secret !== undefined && !webhookSecretSchema.safeParse(secret).success) {
       throw new UsageError('--webhook-secret must be whsec_ followed by base64 of at least 24 random bytes');
     }
-    const url = httpUrl('--webhook-url', values['webhook-url']);
-    const problem = webhookUrlProblem(url, options.allowRemoteWebhooks === true);
-    if (problem) throw new UsageError(`--webhook-url: ${problem.replace(/^url /, '')}`);
-    options.webhook = { url, ...(secret ? { secret } : {}) };
+    // The same check as PUT /local/v1/webhook; the normalised URL is what is stored, shown and sent to.
+    const checked = checkWebhookUrl(httpUrl('--webhook-url', values['webhook-url']), options.allowRemoteWebhooks === true);
+    if (!checked.ok) throw new UsageError(`--webhook-url: ${checked.problem}`);
+    options.webhook = { url: checked.url, ...(secret ? { secret } : {}) };
   }
   if (values['retry-delays'] !== undefined) {
     const parts = values['retry-delays'].split(',');

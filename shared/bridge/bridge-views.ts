@@ -203,6 +203,8 @@ export const webhookViewSchema = z.object({
   secretSet: z.boolean(),
   /** Only in the answer of the set that generated it. */
   secret: z.string().optional(),
+  /** Only when the server will not send to the registered address: why (each attempt then fails at once). */
+  problem: z.string().optional(),
 });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 

@@ -226,6 +226,22 @@ describe('bridge handlers on a real session', () => {
     expect(await ok('localServer.webhook.set', { url: null })).toEqual({ url: null, secretSet: false });
   }, 60_000);
 
+  it('checks a webhook address as the server\'s own PUT does: this computer only, stored as normalised', async () => {
+    // The built-in server sends only to this computer: a remote address is refused before it is stored.
+    const remote = await fails('localServer.webhook.set', { url: 'http://payroll.example.com/hook' });
+    expect(remote).toMatchObject({ code: 'invalid_argument', fields: [{ path: 'url' }] });
+    expect(remote.fields?.[0]?.message).toMatch(/must be on this computer/);
+    expect(remote.message).not.toMatch(/--allow-remote-webhooks/);
+    const fragment = await fails('localServer.webhook.set', { url: 'http://127.0.0.1:9/hook#part' });
+    expect(fragment).toMatchObject({ code: 'invalid_argument', fields: [{ path: 'url' }] });
+    expect(fragment.fields?.[0]?.message).toMatch(/fragment/);
+    expect(await ok('localServer.webhook.get')).toEqual({ url: null, secretSet: false });
+    const set = await ok('localServer.webhook.set', { url: 'HTTP://LOCALHOST:80/a/../hook' });
+    expect(set).toMatchObject({ url: 'http://localhost/hook', secretSet: true });
+    expect(await ok('localServer.webhook.get')).toEqual({ url: 'http://localhost/hook', secretSet: true });
+    expect(await ok('localServer.webhook.set', { url: null })).toEqual({ url: null, secretSet: false });
+  });
+
   it('stops the local server; its client survives a restart in the keychain', async () => {
     const before = await ok('localServer.credentials');
     expect(await ok('localServer.stop')).toEqual({ running: false });

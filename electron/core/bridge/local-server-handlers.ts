@@ -1,12 +1,11 @@
 /** The local-server methods: only the embedded server, through its own stores (no HTTP round trip to ourselves). */
 import { webhookSecretSchema } from '../../../shared';
-import { invalidArgument, type FaultRuleView, type RequestLogEntryView, type WebhookView } from '../../../shared/bridge';
-import { findClient, setClientWebhook } from '../../server/auth/clients';
+import { BridgeError, invalidArgument, type FaultRuleView, type RequestLogEntryView, type WebhookView } from '../../../shared/bridge';
 import { faultStore } from '../../server/local/fault-store';
 import { faultRulesSchema } from '../../server/local/local-schemas';
 import { requestLog } from '../../server/local/request-log';
 import type { RunningServer } from '../../server/server';
-import { newWebhookSecret } from '../../server/webhooks/webhook-secret';
+import { registerWebhook, removeWebhook, webhookRegistration } from '../../server/webhooks/webhook-registration';
 import { ConflictError, type AppClient, type Session } from '../session';
 
 type Running = { server: RunningServer; client: AppClient };
@@ -18,23 +17,25 @@ export function runningLocalServer(session: Session): Running {
   return { server, client };
 }
 
-export function webhookOf({ server, client }: Running): WebhookView {
-  const stored = findClient(server.ctx.db, client.clientId);
-  return { url: stored?.webhookUrl ?? null, secretSet: Boolean(stored?.webhookSecret) };
-}
+export const webhookOf = ({ server, client }: Running): WebhookView => webhookRegistration(server.ctx, client.clientId);
 
-export function setWebhook(running: Running, url: string | null, secret: string | undefined): WebhookView {
+/** The same registration as PUT /local/v1/webhook: the URL checked and normalised, the secret made when none is given. */
+export function setWebhook({ server, client }: Running, url: string | null, secret: string | undefined): WebhookView {
   if (url === null) {
-    setClientWebhook(running.server.ctx.db, running.client.clientId, null, null);
-    return webhookOf(running);
+    removeWebhook(server.ctx, client.clientId);
+    return webhookOf({ server, client });
   }
   if (secret !== undefined) {
     const checked = webhookSecretSchema.safeParse(secret);
     if (!checked.success) throw invalidArgument(checked.error, 'localServer.webhook.set', ['secret']);
   }
-  const used = secret ?? newWebhookSecret();
-  setClientWebhook(running.server.ctx.db, running.client.clientId, url, used);
-  return { ...webhookOf(running), ...(secret === undefined ? { secret: used } : {}) };
+  const registered = registerWebhook(server.ctx, client.clientId, url, secret);
+  if (!('ok' in registered)) return registered;
+  // The built-in server is never started with --allow-remote-webhooks, so that flag is no advice here.
+  const message = registered.remote
+    ? 'The webhook address must be on this computer (localhost, 127.0.0.1 or [::1]): the built-in test server sends to nothing else'
+    : `The webhook address ${registered.problem}`;
+  throw new BridgeError({ name: 'BridgeError', code: 'invalid_argument', message, fields: [{ path: 'url', message }] });
 }
 
 export function requestLogOf({ server, client }: Running, limit: number): RequestLogEntryView[] {

@@ -5,19 +5,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { deliveryIdSchema, formatIssues } from '../../../shared';
-import { findClient, setClientWebhook } from '../auth/clients';
 import type { ServerContext } from '../context';
 import type { ImportRow } from '../db/imports-repo';
 import { toImportResult } from '../db/imports-repo';
 import { HttpError } from '../http/http-error';
 import { faultStore } from './fault-store';
-import { faultRulesSchema, importsQuerySchema, requestsQuerySchema, webhookPutSchema } from './local-schemas';
-import type { WebhookState } from './local-schemas';
+import { faultRulesSchema, importsQuerySchema, REDELIVER_INTERVAL_MS, requestsQuerySchema, webhookPutSchema } from './local-schemas';
 import { openApiDocument } from './openapi';
 import { requestLog } from './request-log';
 import { requireClient } from './require-client';
-import { newWebhookSecret } from '../webhooks/webhook-secret';
-import { checkWebhookUrl, webhookSendRefusal } from '../webhooks/webhook-url';
+import { registerWebhook, removeWebhook, webhookRegistration } from '../webhooks/webhook-registration';
 import { findDelivery } from '../webhooks/deliveries-repo';
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.output<S> {
@@ -27,23 +24,6 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.ou
 }
 
 const clientOf = (request: FastifyRequest) => request.clientId as string;
-
-const allowRemote = (ctx: ServerContext) => ctx.options.allowRemoteWebhooks === true;
-
-/**
- * The registration, its URL normalised; `problem` (only then) says why this server will not send to it, e.g. a
- * remote URL registered by a start with --allow-remote-webhooks while this one was started without.
- */
-function webhookState(ctx: ServerContext, clientId: string): WebhookState & { problem?: string } {
-  const client = findClient(ctx.db, clientId);
-  const secretSet = Boolean(client?.webhookSecret);
-  if (!client?.webhookUrl) return { url: null, secretSet };
-  const checked = webhookSendRefusal(client.webhookUrl, allowRemote(ctx));
-  return 'reason' in checked ? { url: client.webhookUrl, secretSet, problem: checked.reason } : { url: checked.url, secretSet };
-}
-
-/** A delivery's event is sent again on request at most once in this many milliseconds. */
-export const REDELIVER_INTERVAL_MS = 5000;
 
 export function localRoutes(ctx: ServerContext) {
   // Per event (a redelivery's own attempt shares its event, so asking through it counts too).
@@ -86,21 +66,18 @@ export function localRoutes(ctx: ServerContext) {
       return log.list(clientOf(request), q);
     });
 
-    app.get('/local/v1/webhook', auth, (request) => webhookState(ctx, clientOf(request)));
+    app.get('/local/v1/webhook', auth, (request) => webhookRegistration(ctx, clientOf(request)));
 
     app.put('/local/v1/webhook', auth, (request) => {
       const body = parse(webhookPutSchema, request.body === undefined ? undefined : request.body);
       // The same check as --webhook-url; the normalised URL is what is stored, shown and sent to.
-      const checked = checkWebhookUrl(body.url, allowRemote(ctx));
-      if (!checked.ok) throw new HttpError(400, [`url ${checked.problem}`]);
-      const secret = body.secret ?? newWebhookSecret();
-      setClientWebhook(ctx.db, clientOf(request), checked.url, secret);
-      const state = webhookState(ctx, clientOf(request));
-      return body.secret ? state : { ...state, secret };
+      const registered = registerWebhook(ctx, clientOf(request), body.url, body.secret);
+      if ('ok' in registered) throw new HttpError(400, [`url ${registered.problem}`]);
+      return registered;
     });
 
     app.delete('/local/v1/webhook', auth, async (request, reply) => {
-      setClientWebhook(ctx.db, clientOf(request), null, null);
+      removeWebhook(ctx, clientOf(request));
       return reply.code(204).send();
     });
 

@@ -68,7 +68,11 @@ export const webhookStateSchema = z.object({
   url: z.string().nullable().describe('null when no webhook is registered'),
   secretSet: z.boolean(),
   secret: z.string().optional().describe('only in the answer of the PUT that generated it'),
+  problem: z.string().optional().describe('only when this server will not send to the registered URL: why (each attempt is then FAILED at once)'),
 });
+
+/** A delivery's event is sent again on request at most once in this many milliseconds. */
+export const REDELIVER_INTERVAL_MS = 5000;
 export type WebhookState = z.infer<typeof webhookStateSchema>;
 
 const rate = (name: string) =>

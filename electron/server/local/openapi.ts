@@ -6,11 +6,10 @@
 import { deliveriesQuerySchema, LIMITS } from '../../../shared';
 import type { JsonSchema, SchemaName } from './openapi-schemas';
 import { componentSchemas, queryParameters } from './openapi-schemas';
-import { importsQuerySchema, requestsQuerySchema } from './local-schemas';
+import { importsQuerySchema, REDELIVER_INTERVAL_MS, requestsQuerySchema } from './local-schemas';
 import { UPLOAD_STALL_MS, UPLOAD_STATUS_HEADER } from '../files/upload-route';
 import { MAX_HEADER_BYTES, MAX_URL_LENGTH, sizeText } from '../http/error-handling';
 import { isLocalPath } from './fault-store';
-import { REDELIVER_INTERVAL_MS } from './local-routes';
 
 type Operation = Record<string, unknown>;
 type Response = { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };

@@ -52,4 +52,9 @@ describe('--webhook-url', () => {
     'refuses %s by the same check as PUT /local/v1/webhook', (url, message) => {
     expect(() => parseServerFlags(['--data-dir', '/nonexistent', '--webhook-url', url], {})).toThrow(message);
   });
+
+  it('keeps the normalised URL, as PUT /local/v1/webhook does', () => {
+    expect(parseServerFlags(['--data-dir', '/nonexistent', '--webhook-url', 'HTTP://LOCALHOST:80/a/../hook'], {}).webhook)
+      .toMatchObject({ url: 'http://localhost/hook' });
+  });
 });

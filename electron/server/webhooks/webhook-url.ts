@@ -59,12 +59,6 @@ export function checkWebhookUrl(value: string, allowRemote: boolean): WebhookUrl
   return { ok: true, url: url.href };
 }
 
-/** What is wrong with a webhook URL ("url must ..."), or undefined when it may be used (as checkWebhookUrl's `url`). */
-export function webhookUrlProblem(value: string, allowRemote: boolean): string | undefined {
-  const checked = checkWebhookUrl(value, allowRemote);
-  return checked.ok ? undefined : `url ${checked.problem}`;
-}
-
 /**
  * Where an attempt to a stored webhook URL goes (`url`, normalised), or why it is refused before connecting
  * (`reason`, a sentence naming the URL). The URL may have been stored by an earlier start with

@@ -99,6 +99,27 @@ describe('LocalServerScreen', () => {
     expect(within(hook).queryByText('whsec_made-for-you')).toBeNull();
   });
 
+  it('shows the server\'s refusal of an address next to the field, and why a registered address gets nothing', async () => {
+    const { bridge } = localBridge(true);
+    const refusal = 'The webhook address must be on this computer (localhost, 127.0.0.1 or [::1]): the built-in test server sends to nothing else';
+    bridge.override('localServer.webhook.set', () => {
+      throw new BridgeError({ name: 'BridgeError', code: 'invalid_argument', message: refusal, fields: [{ path: 'url', message: refusal }] });
+    });
+    const problem = 'the webhook URL http://192.0.2.1/hook names a host other than this machine (192.0.2.1)';
+    bridge.override('localServer.webhook.get', () => ({ url: 'http://192.0.2.1/hook', secretSet: true, problem }));
+    renderScreen(<LocalServerScreen />, bridge);
+    const user = userEvent.setup();
+    const hook = await screen.findByRole('region', { name: 'Webhook' });
+    expect(await within(hook).findByText(problem)).toBeTruthy();
+    expect(within(hook).getByText('Nothing is sent to this address')).toBeTruthy();
+    const field = within(hook).getByRole('textbox', { name: 'Webhook address' });
+    await user.type(field, 'http://payroll.example.com/hook');
+    await user.click(within(hook).getByRole('button', { name: 'Save webhook' }));
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(within(hook).getByText(refusal)).toBeTruthy();
+    expect(within(hook).queryByText('Webhook saved.')).toBeNull();
+  });
+
   it('lists the request log newest first, with method, path, status and time; a request without either says so', async () => {
     renderScreen(<LocalServerScreen />, localBridge(true).bridge);
     const table = await screen.findByRole('table', { name: 'Requests, newest first' });

@@ -38,6 +38,7 @@ export const localServerText = {
     current: 'Registered address',
     none: 'None registered yet.',
     secretSet: 'A signing secret is set.',
+    notSent: 'Nothing is sent to this address',
     url: 'Webhook address',
     urlPlaceholder: 'http://127.0.0.1:9000/hook',
     urlInvalid: 'Type a full http:// or https:// address.',

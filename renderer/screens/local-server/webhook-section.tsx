@@ -26,7 +26,9 @@ export function WebhookSection() {
   const [urlInvalid, setUrlInvalid] = useState(false);
   const [done, setDone] = useState<'saved' | 'removed'>();
   const [newSecret, setNewSecret] = useState<string>();
-  const secretError = save.error?.fields?.find((f) => f.path.startsWith('secret'))?.message;
+  const fieldError = (name: string) => save.error?.fields?.find((f) => f.path.startsWith(name))?.message;
+  const secretError = fieldError('secret');
+  const urlError = urlInvalid ? t.urlInvalid : fieldError('url');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,12 +55,13 @@ export function WebhookSection() {
           <Text size="sm" fw={600}>{t.current}</Text>
           <Text size="sm" ff={current.url ? 'monospace' : undefined} style={{ wordBreak: 'break-all' }}>{current.url ?? t.none}</Text>
           {current.url && current.secretSet && <Text size="sm" c="dimmed">{t.secretSet}</Text>}
+          {current.problem && <Alert color="red" title={t.notSent}>{current.problem}</Alert>}
         </Stack>
       )}
       <form onSubmit={submit} noValidate aria-label={t.title}>
         <Stack gap="sm" maw={640}>
           <TextInput label={t.url} placeholder={t.urlPlaceholder} value={url} type="url" onChange={(e) => setUrl(e.currentTarget.value)}
-            error={urlInvalid ? t.urlInvalid : undefined} />
+            error={urlError} />
           <PasswordInput label={t.secret} description={t.secretHelp} value={secret} onChange={(e) => setSecret(e.currentTarget.value)}
             error={secretError} autoComplete="off" />
           <Group>
@@ -73,7 +76,7 @@ export function WebhookSection() {
           <CopyValue label={t.secretName} value={newSecret} />
         </Alert>
       )}
-      {save.error && !secretError && <ErrorAlert error={save.error} title={t.failed} />}
+      {save.error && !secretError && !urlError && <ErrorAlert error={save.error} title={t.failed} />}
     </Section>
   );
 }
