@@ -1,6 +1,6 @@
 /** How the watched folder's files are handled: type rules, stability, polling, archive, row checks, proxy. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Fieldset, Group, NumberInput, Radio, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Fieldset, Group, NumberInput, Radio, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
@@ -12,17 +12,35 @@ import { useBridge } from '../../data/bridge-context';
 import { keyOf } from '../../data/bridge-queries';
 import { applyFieldErrors } from './field-errors';
 import { settingsText } from './settings-text';
+import { StatusNote } from './status-note';
 
 const t = settingsText.files;
 const s = settingsSchema.shape;
 const blankIsNone = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-/** The settings schema's own rules for each field; only the wording of the time limits is in seconds. */
+/**
+ * A time typed in seconds, as the number input holds it: a number, or the text of one being typed ("2.", "-", "").
+ * It becomes milliseconds only if it is one exactly (up to the float noise of 1.1 * 1000); anything else is left as
+ * typed for the settings schema to refuse, so a mistyped time gets an error and is never quietly changed.
+ */
+const secondsToMs = (value: number | string): number => {
+  const seconds = typeof value === 'number' ? value : value.trim() !== '' ? Number(value) : Number.NaN;
+  const ms = seconds * 1000;
+  return Math.abs(ms - Math.round(ms)) < 1e-6 ? Math.round(ms) : ms;
+};
+const msLimits = (field: 'stabilityMs' | 'pollIntervalMs') => {
+  const inner = s[field].unwrap();
+  return { min: (inner.minValue ?? 0) / 1000, max: (inner.maxValue ?? 0) / 1000 };
+};
+const LIMITS = { stabilitySeconds: msLimits('stabilityMs'), pollIntervalSeconds: msLimits('pollIntervalMs') };
+type SecondsField = keyof typeof LIMITS;
+
+/** The settings schema's own rules for each field; the times are typed in seconds and checked in milliseconds. */
 const filesFormSchema = z.object({
   fileTypeRules: s.fileTypeRules,
-  stabilityMs: s.stabilityMs,
+  stabilitySeconds: z.preprocess(secondsToMs, s.stabilityMs.unwrap()),
   usePolling: s.usePolling,
-  pollIntervalMs: s.pollIntervalMs,
+  pollIntervalSeconds: z.preprocess(secondsToMs, s.pollIntervalMs.unwrap()),
   archiveDir: z.preprocess(blankIsNone, s.watchedFolder),
   preflight: s.preflight,
   proxy: z.preprocess(blankIsNone, s.proxy),
@@ -32,18 +50,17 @@ type FilesFormOutput = z.output<typeof filesFormSchema>;
 
 const inSeconds: z.core.$ZodErrorMap = (issue) => {
   const field = issue.path?.[0];
-  if ((field === 'stabilityMs' || field === 'pollIntervalMs') && (issue.code === 'too_small' || issue.code === 'too_big' || issue.code === 'invalid_type')) {
-    // Both limits are 100 to 600,000 ms in the settings schema.
-    return settingsText.seconds(0.1, 600);
-  }
-  return undefined;
+  if (field !== 'stabilitySeconds' && field !== 'pollIntervalSeconds') return undefined;
+  // A whole number of seconds and thousandths is all the settings hold (.int() on the milliseconds).
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return settingsText.secondsPrecision;
+  return settingsText.seconds(LIMITS[field].min, LIMITS[field].max);
 };
 
 const valuesOf = (settings: Settings): FilesFormInput => ({
   fileTypeRules: settings.fileTypeRules,
-  stabilityMs: settings.stabilityMs,
+  stabilitySeconds: settings.stabilityMs / 1000,
   usePolling: settings.usePolling,
-  pollIntervalMs: settings.pollIntervalMs,
+  pollIntervalSeconds: settings.pollIntervalMs / 1000,
   archiveDir: settings.archive.dir ?? '',
   preflight: settings.preflight,
   proxy: settings.proxy ?? '',
@@ -52,6 +69,8 @@ const valuesOf = (settings: Settings): FilesFormInput => ({
 /** The form's field for a settings path the core named in an error. */
 function fieldOf(path: string): keyof FilesFormInput | `fileTypeRules.${number}.contains` | undefined {
   if (path === 'archive.dir') return 'archiveDir';
+  if (path === 'stabilityMs') return 'stabilitySeconds';
+  if (path === 'pollIntervalMs') return 'pollIntervalSeconds';
   const rule = /^fileTypeRules\.(\d+)\.contains$/.exec(path);
   if (rule) return `fileTypeRules.${Number(rule[1])}.contains`;
   const key = path.split('.')[0];
@@ -74,9 +93,9 @@ export function FilesForm({ settings }: { settings: Settings }) {
     setSaved(false); setFailure(null);
     const patch: SettingsPatchView = {
       fileTypeRules: values.fileTypeRules,
-      stabilityMs: values.stabilityMs,
+      stabilityMs: values.stabilitySeconds,
       usePolling: values.usePolling,
-      pollIntervalMs: values.pollIntervalMs,
+      pollIntervalMs: values.pollIntervalSeconds,
       archive: { dir: values.archiveDir ?? null },
       preflight: values.preflight,
       proxy: values.proxy ?? null,
@@ -91,12 +110,13 @@ export function FilesForm({ settings }: { settings: Settings }) {
     }
   });
 
-  const seconds = (name: 'stabilityMs' | 'pollIntervalMs', label: string, description?: string) => (
+  // The input shows exactly what is typed (a minus sign too: clampBehavior none and negatives allowed, or Mantine
+  // would drop the "-" of -5 or clamp 900 to 600 on its own); the schema says what is wrong next to the field.
+  const seconds = (name: SecondsField, label: string, description?: string) => (
     <Controller control={control} name={name} render={({ field, fieldState }) => (
-      <NumberInput label={label} description={description} min={0.1} max={600} clampBehavior="none" allowNegative={false} step={0.5} decimalScale={1} w="fit-content"
-        value={typeof field.value === 'number' ? field.value / 1000 : ''} onBlur={field.onBlur} name={field.name} ref={field.ref}
-        onChange={(v) => field.onChange(typeof v === 'number' ? Math.round(v * 1000) : Number.NaN)}
-        error={fieldState.error?.message} />
+      <NumberInput label={label} description={description} min={LIMITS[name].min} max={LIMITS[name].max} clampBehavior="none"
+        step={0.5} w="fit-content" value={field.value} onBlur={field.onBlur} name={field.name} ref={field.ref}
+        onChange={field.onChange} error={fieldState.error?.message} />
     )} />
   );
 
@@ -121,12 +141,12 @@ export function FilesForm({ settings }: { settings: Settings }) {
             <Button variant="default" w="fit-content" onClick={() => rules.append({ contains: '', fileType: '1' })}>{t.addRule}</Button>
           </Stack>
         </Fieldset>
-        {seconds('stabilityMs', t.stability, t.stabilityHelp)}
+        {seconds('stabilitySeconds', t.stability, t.stabilityHelp)}
         <Controller control={control} name="usePolling" render={({ field }) => (
           <Switch label={t.polling} description={t.pollingHelp} checked={field.value ?? false}
             onChange={(e) => field.onChange(e.currentTarget.checked)} />
         )} />
-        {polling && seconds('pollIntervalMs', t.pollInterval)}
+        {polling && seconds('pollIntervalSeconds', t.pollInterval)}
         <TextInput label={t.archive} description={t.archiveHelp} autoComplete="off" {...register('archiveDir')}
           error={formState.errors.archiveDir?.message} />
         <Controller control={control} name="preflight" render={({ field }) => (
@@ -139,7 +159,7 @@ export function FilesForm({ settings }: { settings: Settings }) {
         <TextInput label={t.proxy} description={t.proxyHelp} type="url" autoComplete="off" {...register('proxy')}
           error={formState.errors.proxy?.message} />
         <Button type="submit" w="fit-content" loading={formState.isSubmitting}>{t.save}</Button>
-        <div role="status">{saved && !formState.isDirty && <Alert color="green">{t.saved}</Alert>}</div>
+        <div role="status">{saved && !formState.isDirty && <StatusNote color="green">{t.saved}</StatusNote>}</div>
         {failure !== null && <ErrorAlert error={failure} />}
       </Stack>
     </form>

@@ -1,6 +1,6 @@
 /** The watched folder: a typed path, or the system's folder dialog in the desktop app. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -11,6 +11,7 @@ import { useBridge } from '../../data/bridge-context';
 import { keyOf } from '../../data/bridge-queries';
 import { applyFieldErrors } from './field-errors';
 import { settingsText } from './settings-text';
+import { StatusNote } from './status-note';
 
 const t = settingsText.folder;
 const folderFormSchema = z.object({ folder: settingsSchema.shape.watchedFolder.unwrap().min(1, 'must not be empty') });
@@ -56,7 +57,7 @@ export function FolderForm({ folder, onSaved, saveLabel = t.save }: { folder: st
           {bridge.platform === 'desktop' && <Button variant="default" onClick={() => void browse()}>{t.browse}</Button>}
         </Group>
         <Button type="submit" w="fit-content" loading={formState.isSubmitting}>{saveLabel}</Button>
-        <div role="status">{saved && <Alert color="green">{t.saved(saved)}</Alert>}</div>
+        <div role="status">{saved && <StatusNote color="green">{t.saved(saved)}</StatusNote>}</div>
         {failure !== null && <ErrorAlert error={failure} />}
       </Stack>
     </form>

@@ -3,7 +3,7 @@
  * is stored; typing a new one replaces it. Used by Settings and by the first-run set-up.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -15,6 +15,7 @@ import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-quer
 import { useBridge } from '../../data/bridge-context';
 import { applyFieldErrors } from './field-errors';
 import { settingsText } from './settings-text';
+import { StatusNote } from './status-note';
 
 const t = settingsText.profile;
 const blankIsNone = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -49,15 +50,35 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected 
   const [saved, setSaved] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const [test, setTest] = useState<CredentialTest | null>(null);
+  // The test uses the saved settings: with unsaved changes it is not run, and this says so until they are saved.
+  const [saveFirst, setSaveFirst] = useState(false);
+  const [confirmRemove, setConfirmRemove] = useState(false);
   const testing = useBridgeMutation('credentials.test', {
     onSuccess: (result) => { setTest(result); if (result.ok) onConnected?.(result); },
   });
   const remove = useBridgeMutation('credentials.delete', {
-    onSuccess: (next) => { client.setQueryData(keyOf('credentials.status', { profile }), next); reset({ ...form.getValues(), clientId: '', clientSecret: '' }); },
+    onSuccess: (next) => {
+      client.setQueryData(keyOf('credentials.status', { profile }), next);
+      // The core also took the client ID out of the settings.
+      void client.invalidateQueries({ queryKey: ['settings.get'] });
+      reset({ ...form.getValues(), clientId: '', clientSecret: '' });
+      // The Remove button is gone: the clerk goes on where new credentials are typed. (Not setFocus: reset has just
+      // let go of the fields, which register again on the next render.)
+      document.getElementById(`profile-${profile}-client-id`)?.focus();
+    },
   });
+  const runTest = () => {
+    setTest(null);
+    if (formState.isDirty) {
+      testing.reset();
+      return setSaveFirst(true);
+    }
+    setSaveFirst(false);
+    testing.mutate({ profile });
+  };
 
   const save = handleSubmit(async (values) => {
-    setSaved(false); setFailure(null); setTest(null);
+    setSaved(false); setFailure(null); setTest(null); setSaveFirst(false);
     const hasSecret = values.clientSecret.length > 0;
     if (hasSecret && !values.clientId) return setError('clientId', { message: t.clientIdNeeded });
     if (!hasSecret && values.clientId && values.clientId !== storedClientId) return setError('clientSecret', { message: t.secretNeeded });
@@ -88,8 +109,9 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected 
     ? (stored.source === 'environment' ? t.secretFromEnvironment : t.secretStored)
     : t.secretNone;
   const id = `profile-${profile}`;
+  const name = settingsText.environments.names[profile];
   return (
-    <form onSubmit={(e) => void save(e)} noValidate aria-label={settingsText.environments.names[profile]}>
+    <form onSubmit={(e) => void save(e)} noValidate aria-label={name}>
       <Stack gap="sm">
         <TextInput id={`${id}-base-url`} label={t.baseUrl} description={t.baseUrlHelp} type="url" autoComplete="off"
           {...register('baseUrl')} error={formState.errors.baseUrl?.message} />
@@ -97,29 +119,39 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected 
           error={formState.errors.clientId?.message} />
         <PasswordInput id={`${id}-client-secret`} label={t.clientSecret} description={secretHelp} autoComplete="new-password"
           {...register('clientSecret')} error={formState.errors.clientSecret?.message}
-          visibilityToggleButtonProps={{ 'aria-label': 'Show or hide the secret you are typing' }} />
+          visibilityToggleButtonProps={{ 'aria-label': t.secretToggle }} />
         {stored?.keychainProblem && <Alert color="red" title={t.keychainProblem}>{stored.keychainProblem}</Alert>}
         <Group gap="xs">
           <Button type="submit" loading={formState.isSubmitting || (mode === 'first-run' && testing.isPending)}>
             {mode === 'first-run' ? `${t.save} and ${t.test.toLowerCase()}` : t.save}
           </Button>
           {mode === 'settings' && (
-            <Button variant="default" loading={testing.isPending} onClick={() => { setTest(null); testing.mutate({ profile }); }}>{t.test}</Button>
+            <Button variant="default" loading={testing.isPending} onClick={runTest}>{t.test}</Button>
           )}
           {mode === 'settings' && stored?.stored && stored.source === 'keychain' && (
-            <Button variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate({ profile })}>{t.remove}</Button>
+            <Button variant="subtle" color="red" loading={remove.isPending}
+              onClick={() => { remove.reset(); setConfirmRemove(true); }}>{t.remove}</Button>
           )}
         </Group>
         <div role="status">
-          {saved && !test && !testing.isPending && <Alert color="green">{t.saved}</Alert>}
-          {test?.ok && <Alert color="green">{t.testOk(Math.round(test.ms), test.scopes.join(', ') || '—')}</Alert>}
-          {remove.isSuccess && <Alert color="gray">{t.removed}</Alert>}
+          {saved && !test && !testing.isPending && <StatusNote color="green">{t.saved}</StatusNote>}
+          {test?.ok && <StatusNote color="green">{t.testOk(Math.round(test.ms), test.scopes.join(', ') || '—')}</StatusNote>}
+          {remove.isSuccess && <StatusNote color="gray">{t.removed}</StatusNote>}
         </div>
+        {saveFirst && formState.isDirty && <Alert color="yellow" role="alert">{t.saveFirst}</Alert>}
         {test && !test.ok && <Alert color="red" title={t.testFailed} role="alert">{test.message}</Alert>}
         {testing.error && <ErrorAlert error={testing.error} title={t.testFailed} />}
         {failure !== null && <ErrorAlert error={failure} />}
         {remove.error && <Alert color="red" role="alert">{errorMessage(remove.error)}</Alert>}
       </Stack>
+      <Modal opened={confirmRemove} onClose={() => setConfirmRemove(false)} title={t.removeConfirm.title(name)} centered
+        closeButtonProps={{ 'aria-label': t.removeConfirm.close }} styles={{ title: { fontWeight: 700 } }}>
+        <Text size="sm">{t.removeConfirm.body(name)}</Text>
+        <Group justify="flex-end" gap="xs" mt="md">
+          <Button variant="default" data-autofocus onClick={() => setConfirmRemove(false)}>{t.removeConfirm.cancel}</Button>
+          <Button color="red" onClick={() => { setConfirmRemove(false); remove.mutate({ profile }); }}>{t.removeConfirm.confirm}</Button>
+        </Group>
+      </Modal>
     </form>
   );
 }

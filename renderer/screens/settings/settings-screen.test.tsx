@@ -17,7 +17,10 @@ describe('SettingsScreen', () => {
     const local = await screen.findByRole<HTMLInputElement>('radio', { name: /^Local test server/ });
     expect(local.checked).toBe(true);
     await userEvent.click(screen.getByRole('radio', { name: /^Sandbox/ }));
-    expect(await screen.findByText('Files are now sent to Sandbox.')).toBeTruthy();
+    // The radios only choose (environment-section.test.tsx has the rest of the flow); the button switches.
+    expect(bridge.state.settings.activeProfile).toBe('local');
+    await userEvent.click(screen.getByRole('button', { name: 'Switch to Sandbox' }));
+    expect(await screen.findByText(/^Sandbox is now the active environment/)).toBeTruthy();
     expect(bridge.state.settings.activeProfile).toBe('sandbox');
     expect(screen.getByRole('tab', { name: 'Sandbox' }).getAttribute('aria-selected')).toBe('true');
   });
@@ -46,6 +49,71 @@ describe('SettingsScreen', () => {
     expect(within(profile).getByLabelText<HTMLInputElement>('Client secret').value).toBe('');
     await userEvent.click(within(profile).getByRole('button', { name: 'Test connection' }));
     expect(await within(profile).findByText(/Connected in 12 ms/)).toBeTruthy();
+  });
+
+  it('does not test with unsaved changes, and says to save them first', async () => {
+    const bridge = createMemoryBridge({ credentials: { local: { clientId: 'clerk-app', secret: 'right-secret' }, sandbox: undefined, production: undefined } });
+    renderScreen(<SettingsScreen />, bridge);
+    const profile = await form('Local test server');
+    await waitFor(() => expect(within(profile).getByLabelText<HTMLInputElement>('Client ID').value).toBe('clerk-app'));
+    const tests = () => bridge.calls.filter((c) => c.method === 'credentials.test').length;
+    // A wrong secret typed but not saved: a test of the saved (good) one would say "Connected", which is not true of it.
+    await userEvent.type(within(profile).getByLabelText('Client secret'), 'wrong-secret');
+    await userEvent.click(within(profile).getByRole('button', { name: 'Test connection' }));
+    const notice = await within(profile).findByRole('alert');
+    expect(notice.textContent).toBe('Save your changes first: the connection test uses the saved settings, not what is typed here, so it was not run.');
+    await new Promise((done) => setTimeout(done, 20));
+    expect(tests()).toBe(0);
+    expect(within(profile).queryByText(/Connected in/)).toBeNull();
+
+    // Undoing the change takes the notice away and the test runs again.
+    await userEvent.clear(within(profile).getByLabelText('Client secret'));
+    expect(within(profile).queryByText(/Save your changes first/)).toBeNull();
+    await userEvent.click(within(profile).getByRole('button', { name: 'Test connection' }));
+    expect(await within(profile).findByText(/Connected in 12 ms/)).toBeTruthy();
+    expect(tests()).toBe(1);
+
+    // A changed address, saved, is what the next test uses.
+    await userEvent.clear(within(profile).getByLabelText('Base URL'));
+    await userEvent.type(within(profile).getByLabelText('Base URL'), 'http://127.0.0.1:9000');
+    await userEvent.click(within(profile).getByRole('button', { name: 'Test connection' }));
+    expect(await within(profile).findByText(/Save your changes first/)).toBeTruthy();
+    expect(within(profile).queryByText(/Connected in/)).toBeNull();
+    expect(tests()).toBe(1);
+    await userEvent.click(within(profile).getByRole('button', { name: 'Save' }));
+    expect(await within(profile).findByText('Saved.')).toBeTruthy();
+    expect(within(profile).queryByText(/Save your changes first/)).toBeNull();
+    expect(bridge.state.settings.profiles.local.baseUrl).toBe('http://127.0.0.1:9000');
+    await userEvent.click(within(profile).getByRole('button', { name: 'Test connection' }));
+    expect(await within(profile).findByText(/Connected in 12 ms/)).toBeTruthy();
+    expect(tests()).toBe(2);
+  });
+
+  it('asks before removing credentials from the keychain, naming the environment', async () => {
+    const bridge = createMemoryBridge({ credentials: { local: undefined, sandbox: { clientId: 'sandbox-app', secret: 'right-secret' }, production: undefined } });
+    renderScreen(<SettingsScreen />, bridge);
+    await userEvent.click(await screen.findByRole('tab', { name: 'Sandbox' }));
+    const profile = await form('Sandbox');
+    const remove = await within(profile).findByRole('button', { name: 'Remove credentials' });
+    await userEvent.click(remove);
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the credentials of Sandbox?' });
+    expect(within(dialog).getByText(/The client ID and secret of Sandbox are deleted from this computer's keychain/)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Keep them' })));
+    expect(bridge.state.credentials.sandbox).toBeDefined();
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep them' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bridge.calls.some((c) => c.method === 'credentials.delete')).toBe(false);
+    expect(bridge.state.credentials.sandbox).toEqual({ clientId: 'sandbox-app', secret: 'right-secret' });
+    await waitFor(() => expect(document.activeElement).toBe(remove));
+
+    await userEvent.click(remove);
+    const again = await screen.findByRole('dialog', { name: 'Remove the credentials of Sandbox?' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Yes, remove them' }));
+    expect(await within(profile).findByText('The credentials were removed from the keychain.')).toBeTruthy();
+    expect(bridge.state.credentials.sandbox).toBeUndefined();
+    expect(within(profile).queryByRole('button', { name: 'Remove credentials' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(within(profile).getByLabelText('Client ID')));
   });
 
   it('says why a connection test failed', async () => {
@@ -163,6 +231,49 @@ describe('SettingsScreen', () => {
       stabilityMs: 5000, preflight: 'block', usePolling: true,
       fileTypeRules: [{ contains: 'census', fileType: '1' }, { contains: 'receipt', fileType: '2' }, { contains: 'rcpt', fileType: '2' }],
     });
+  });
+
+  it('refuses a negative or out-of-range time next to the field, and keeps it as typed', async () => {
+    const bridge = createMemoryBridge();
+    renderScreen(<SettingsScreen />, bridge);
+    const files = await form('Files');
+    const stability = within(files).getByLabelText<HTMLInputElement>(/Stability time/);
+    const patches = () => bridge.calls.filter((c) => c.method === 'settings.patch').length;
+    for (const typed of ['-5', '900', '0.05', '1.0005']) {
+      await userEvent.clear(stability);
+      await userEvent.type(stability, typed);
+      await userEvent.click(within(files).getByRole('button', { name: 'Save' }));
+      const message = typed === '1.0005'
+        ? 'can have at most 3 digits after the decimal point (thousandths of a second)'
+        : 'must be between 0.1 and 600 seconds';
+      expect(await within(files).findByText(message), typed).toBeTruthy();
+      expect(stability.getAttribute('aria-invalid'), typed).toBe('true');
+      expect(stability.value, typed).toBe(typed);
+      // Still as typed once the field is left: nothing rounds, clamps or drops the minus sign.
+      await userEvent.tab();
+      expect(stability.value, typed).toBe(typed);
+      expect(patches(), typed).toBe(0);
+      expect(bridge.state.settings.stabilityMs, typed).toBe(2000);
+    }
+
+    await userEvent.click(within(files).getByRole('switch', { name: /polling/ }));
+    const interval = within(files).getByLabelText<HTMLInputElement>(/Polling interval/);
+    await userEvent.clear(interval);
+    await userEvent.type(interval, '-1');
+    await userEvent.clear(stability);
+    await userEvent.type(stability, '2.5');
+    await userEvent.click(within(files).getByRole('button', { name: 'Save' }));
+    expect(await within(files).findByText('must be between 0.1 and 600 seconds')).toBeTruthy();
+    expect(interval.getAttribute('aria-invalid')).toBe('true');
+    expect(stability.getAttribute('aria-invalid')).not.toBe('true');
+    expect(patches()).toBe(0);
+
+    await userEvent.clear(interval);
+    await userEvent.type(interval, '10');
+    await userEvent.click(within(files).getByRole('button', { name: 'Save' }));
+    expect(await within(files).findByText('Saved.')).toBeTruthy();
+    expect(bridge.state.settings).toMatchObject({ stabilityMs: 2500, pollIntervalMs: 10_000, usePolling: true });
+    expect(stability.value).toBe('2.5');
   });
 
   it('puts the core\'s field errors next to the field they name', async () => {

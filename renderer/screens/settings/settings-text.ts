@@ -6,13 +6,30 @@ export const settingsText = {
     heading: 'Environments',
     help: 'Each environment is a separate service with its own address and credentials. Files are sent to the active one.',
     active: 'Active environment',
+    activeHelp: 'Choosing one here changes nothing by itself: the switch happens when you press the button that appears below.',
+    activeNow: 'Active now',
     names: { local: 'Local test server', sandbox: 'Sandbox', production: 'Production' },
     descriptions: {
       local: 'A test service on this computer. Nothing leaves the machine.',
       sandbox: 'The service provider\'s test service.',
       production: 'The real service: uploads count.',
     },
+    switchTo: (name: string) => `Switch to ${name}`,
+    staysActive: (name: string) => `Until then, files are still sent to ${name}.`,
     switched: (name: string) => `Files are now sent to ${name}.`,
+    switchedNoAddress: (name: string) =>
+      `${name} is now the active environment, but it has no Base URL yet, so nothing is sent: files wait until you save its Base URL on the ${name} tab below.`,
+    switchFailed: (name: string) => `The switch to ${name} did not happen`,
+    switchOutcome: 'Outcome of the switch',
+    production: {
+      title: 'Send real payroll files to Production?',
+      real: 'Production is the real service. What is uploaded there counts: it changes the records of real employees and their loan payments.',
+      from: 'From now on, the payroll files found in the watched folder, and the records you send from Send records, go to Production.',
+      queued: (name: string) => `Files already waiting in the Queue for ${name} are not sent to Production: they wait for ${name} until you switch back to it.`,
+      confirm: 'Yes, send files to Production',
+      cancel: 'Cancel',
+      close: 'Close without switching',
+    },
     tabsLabel: 'Environment to edit',
   },
   profile: {
@@ -23,6 +40,7 @@ export const settingsText = {
     secretStored: 'A secret is stored in the system keychain. It is never shown; type a new one only to replace it.',
     secretFromEnvironment: 'The secret comes from an environment variable set for this computer.',
     secretNone: 'No secret stored yet.',
+    secretToggle: 'Show or hide the secret you are typing',
     secretNeeded: 'Type the client secret that goes with this client ID.',
     clientIdNeeded: 'Type the client ID that goes with this secret.',
     save: 'Save',
@@ -32,6 +50,15 @@ export const settingsText = {
     testFailed: 'The connection test failed',
     remove: 'Remove credentials',
     removed: 'The credentials were removed from the keychain.',
+    removeConfirm: {
+      title: (name: string) => `Remove the credentials of ${name}?`,
+      body: (name: string) =>
+        `The client ID and secret of ${name} are deleted from this computer's keychain. Nothing can be sent to ${name} until they are typed in again (your service provider gives them).`,
+      confirm: 'Yes, remove them',
+      cancel: 'Keep them',
+      close: 'Close without removing',
+    },
+    saveFirst: 'Save your changes first: the connection test uses the saved settings, not what is typed here, so it was not run.',
     keychainProblem: 'The system keychain cannot be used',
   },
   folder: {
@@ -83,5 +110,6 @@ export const settingsText = {
     saved: 'Saved.',
   },
   seconds: (min: number, max: number) => `must be between ${min} and ${max} seconds`,
+  secondsPrecision: 'can have at most 3 digits after the decimal point (thousandths of a second)',
   loadError: 'The settings cannot be shown',
 };

@@ -1,11 +1,12 @@
 /** Start at login, in the desktop app only: the app then opens hidden in the tray and keeps watching. */
-import { Alert, Stack, Switch } from '@mantine/core';
+import { Stack, Switch } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorAlert } from '../../components/error-alert';
 import { useBridge } from '../../data/bridge-context';
 import { keyOf } from '../../data/bridge-queries';
 import { settingsText } from './settings-text';
+import { StatusNote } from './status-note';
 
 const t = settingsText.startup;
 
@@ -33,7 +34,7 @@ export function StartupForm({ startAtLogin }: { startAtLogin: boolean }) {
     <Stack gap="sm">
       <Switch label={t.label} description={t.description} checked={startAtLogin} disabled={saving}
         onChange={(event) => void change(event.currentTarget.checked)} />
-      <div role="status">{saved !== null && <Alert color="green">{saved ? t.on : t.off}</Alert>}</div>
+      <div role="status">{saved !== null && <StatusNote color="green">{saved ? t.on : t.off}</StatusNote>}</div>
       {failure !== null && <ErrorAlert error={failure} />}
     </Stack>
   );
