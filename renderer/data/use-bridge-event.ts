@@ -72,7 +72,7 @@ const MAX_NOTICES = 5;
 /**
  * Keeps the cache current from the core's events, for the whole app: the queue and progress update in place, finished
  * files and batches refresh the History windows (at most every two seconds), folder and local-server states replace
- * their cached answers.
+ * their cached answers, and a folder state (also said when the service changes) refetches the queue.
  */
 export function useLiveUpdates(schedule?: Schedule): void {
   const bridge = useBridge();
@@ -92,7 +92,11 @@ export function useLiveUpdates(schedule?: Schedule): void {
       bridge.on('result', (job) => { batcher.push({ kind: 'job', job }); refreshHistory(); }),
       bridge.on('progress', (progress) => batcher.push({ kind: 'progress', progress })),
       bridge.on('batch', () => { void client.invalidateQueries({ queryKey: ['batches.list'] }); refreshHistory(); }),
-      bridge.on('folder', (state) => client.setQueryData(keyOf('watch.state', {}), state)),
+      bridge.on('folder', (state) => {
+        client.setQueryData(keyOf('watch.state', {}), state);
+        // Said whenever the service uploads go to changes too: which queued files wait for another one changes with it.
+        void client.invalidateQueries({ queryKey: queueKey });
+      }),
       bridge.on('localServer', (state) => client.setQueryData(keyOf('localServer.state', {}), state)),
       bridge.on('notice', (notice) => client.setQueryData<NoticeItem[]>(noticesKey, (current = []) =>
         [{ ...notice, at: Date.now(), key: (noticeKey += 1) }, ...current].slice(0, MAX_NOTICES))),

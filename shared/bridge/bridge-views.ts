@@ -51,6 +51,12 @@ export const jobViewSchema = z.object({
   importId: z.string().optional(),
   archivedPath: z.string().optional(),
   finishedAt: z.number().optional(),
+  /**
+   * Only for an unfinished job of another service than the one uploads go to now: it is sent only to the service it
+   * was queued for, and waits until that is the active one again. `builtIn`: the app's own local test server (which
+   * may listen at another address next time); otherwise `address` is that service's base URL.
+   */
+  waitsFor: z.object({ profile: z.enum(PROFILE_NAMES), builtIn: z.boolean(), address: z.string().optional() }).optional(),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 

@@ -11,6 +11,7 @@ import { createSession, type Session } from '../../electron/core/session';
 import { createSettingsStore } from '../../electron/core/settings';
 import { createLogger } from '../../electron/lib/logger';
 import type { Job } from '../../electron/core/queue';
+import { waitsForOf } from '../../electron/core/bridge/views';
 import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
 import { censusCsv, md5Of } from '../helpers/queue-kit';
 
@@ -68,8 +69,13 @@ describe('session: uploads pinned to their service', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(uploaded(b, md5Of(first))).toBe(0);
     expect(uploaded(a, md5Of(first))).toBe(0);
-    expect((await session.queue()).jobs().find((j: Job) => j.name === 'census-first.csv')?.archivedAt).toBeUndefined();
+    const held = (await session.queue()).jobs().find((j: Job) => j.name === 'census-first.csv');
+    expect(held?.archivedAt).toBeUndefined();
     expect(session.watch.state()).toMatchObject({ state: 'watching' });
+    // The screens say what it waits for (and Retry now refuses with the same words).
+    expect(session.uploadsGoTo()).toEqual({ profile: 'production', baseUrl: b.url });
+    expect(held && waitsForOf(held, session.uploadsGoTo())).toEqual({ profile: 'sandbox', builtIn: false, address: a.url });
+    expect(secondJob && waitsForOf(secondJob, session.uploadsGoTo())).toBeUndefined();
 
     // Back on sandbox, the waiting job is sent there, once.
     const before = grantsAsked(b);

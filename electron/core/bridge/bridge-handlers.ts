@@ -19,7 +19,7 @@ import { errorFileOf, readErrorFile, requeueJob, requireJob } from './job-action
 import {
   clearFaults, faultsOf, requestLogOf, runningLocalServer, setFaults, setWebhook, webhookOf,
 } from './local-server-handlers';
-import { toBatchView, toJobDetail, toJobView } from './views';
+import { toBatchView, toJobDetail, toJobView, toJobViewFor, waitingElsewhere, waitsForOf } from './views';
 
 type Parsed<M extends BridgeMethodName> = z.output<(typeof bridgeMethods)[M]['request']>;
 type Handlers = { [M in BridgeMethodName]: (request: Parsed<M>) => Promise<BridgeResponse<M>> | BridgeResponse<M> };
@@ -104,15 +104,18 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
         ...(query.finished !== undefined ? { finished: query.finished } : {}),
         sort: query.sort, offset: query.offset, limit: query.limit,
       });
-      return { total: window.total, items: window.items.map(toJobView) };
+      const current = session.uploadsGoTo();
+      return { total: window.total, items: window.items.map((job) => toJobViewFor(job, current)) };
     },
     'jobs.get': async ({ id }) => {
       const job = requireJob(await session.queue(), id);
-      return toJobDetail(job, await errorFileOf(job));
+      return toJobDetail(job, await errorFileOf(job), session.uploadsGoTo());
     },
     'jobs.retryNow': async ({ id }) => {
       const queue = await session.queue();
       const job = requireJob(queue, id);
+      const waitsFor = waitsForOf(job, session.uploadsGoTo());
+      if (waitsFor) throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: waitingElsewhere(job.name, waitsFor) });
       const retried = queue.retryNow(id);
       if (!retried) throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: `${job.name} is not waiting to retry (state ${job.state})` });
       return toJobView(retried);

@@ -1,8 +1,10 @@
 /** The core's records mapped to the bridge contract's views: the only shapes the screens ever see. */
 import type { BatchView, JobDetail, JobView } from '../../../shared/bridge';
-import type { BatchJob, Job } from '../queue';
+import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
+import type { BatchJob, Job, JobService } from '../queue';
 import { isOutcome } from '../queue';
 import type { JobListItem } from '../queue/job-query';
+import { EMBEDDED_SERVICE } from '../session';
 
 export function toJobView(job: JobListItem): JobView {
   return {
@@ -25,9 +27,41 @@ export function toJobView(job: JobListItem): JobView {
   };
 }
 
-export function toJobDetail(job: Job, errorFile: string | undefined): JobDetail {
+/**
+ * The service an unfinished job waits for when uploads go elsewhere now (`current`, undefined: nowhere): it is sent
+ * only to the service it was queued for. Undefined when the job is finished or belongs to the current service.
+ */
+export function waitsForOf(job: JobListItem, current: JobService | undefined): JobView['waitsFor'] {
+  const { profile, baseUrl } = job;
+  if (job.archivedAt !== undefined || profile === undefined || baseUrl === undefined) return undefined;
+  if (current && current.profile === profile && current.baseUrl === baseUrl) return undefined;
+  if (!(PROFILE_NAMES as readonly string[]).includes(profile)) return undefined;
+  const builtIn = baseUrl === EMBEDDED_SERVICE;
+  return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl }) };
+}
+
+const ENVIRONMENT_NAMES: Record<ProfileName, string> = { local: 'Local test server', sandbox: 'Sandbox', production: 'Production' };
+
+/** Why a job of another service is not tried now, and what makes it go, in the clerk's words. */
+export function waitingElsewhere(name: string, waitsFor: NonNullable<JobView['waitsFor']>): string {
+  if (waitsFor.builtIn) {
+    return `${name} waits for the test server built into this app, which it was queued for: start that server on the Local server screen `
+      + 'with the Local test server as the active environment, and it is sent';
+  }
+  const environment = ENVIRONMENT_NAMES[waitsFor.profile];
+  return `${name} was queued for ${environment} (${waitsFor.address}) and is sent only there: make ${environment} the active `
+    + 'environment in Settings, with that address, and it is sent';
+}
+
+/** A job as the screens see it, saying which service it waits for when uploads go elsewhere now. */
+export function toJobViewFor(job: JobListItem, current: JobService | undefined): JobView {
+  const waitsFor = waitsForOf(job, current);
+  return { ...toJobView(job), ...(waitsFor ? { waitsFor } : {}) };
+}
+
+export function toJobDetail(job: Job, errorFile: string | undefined, current: JobService | undefined): JobDetail {
   return {
-    ...toJobView(job),
+    ...toJobViewFor(job, current),
     warnings: job.warnings,
     ...(job.uploadedAt !== undefined ? { uploadedAt: job.uploadedAt } : {}),
     ...(errorFile ? { errorFile } : {}),

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SCOPES } from '../../../shared';
 import type { LocalServerState } from '../../../shared/bridge';
+import type { Settings } from '../../../shared/settings.schema';
 import type { Logger } from '../../lib/logger';
 import { describeError, errorCode } from '../../lib/fs-errors';
 import { findClient } from '../../server/auth/clients';
@@ -61,13 +62,19 @@ async function appClient(options: LocalServerPartOptions): Promise<AppClient> {
   }
 }
 
-/** The port the app's own server had when the Local profile was last pointed at it. */
-function lastPort(settings: SettingsStore): number | undefined {
-  const saved = settings.get().profiles.local;
+/** The port the app's own server had when the Local profile was last pointed at it, if it still is. */
+function lastPort(settings: Settings): number | undefined {
+  const saved = settings.profiles.local;
   if (saved.clientId !== APP_LOCAL_CLIENT_ID || !saved.baseUrl) return undefined;
   const url = new URL(saved.baseUrl);
   return url.hostname === '127.0.0.1' && url.port ? Number(url.port) : undefined;
 }
+
+/**
+ * Whether the Local profile still names the app's own server (as start() left it: its address and the app's client),
+ * running or not. Jobs queued for it wait for it while it is stopped, wherever it listens next time.
+ */
+export const pointsAtAppServer = (settings: Settings): boolean => lastPort(settings) !== undefined;
 
 export function createLocalServerPart(options: LocalServerPartOptions): LocalServerPart {
   let server: RunningServer | undefined;
@@ -96,7 +103,7 @@ export function createLocalServerPart(options: LocalServerPartOptions): LocalSer
       },
     });
     // Same address as last time when it is free: the Local profile, and the uploads queued for it, stay valid.
-    const last = port === undefined ? lastPort(options.settings) : undefined;
+    const last = port === undefined ? lastPort(options.settings.get()) : undefined;
     const started = last === undefined
       ? await listen(port ?? 0)
       : await listen(last).catch((error: unknown) => {

@@ -24,8 +24,8 @@ import {
 } from '../queue';
 import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
-import { createLocalServerPart, type AppClient } from './local-server-part';
-import { NotConfiguredError } from './session-errors';
+import { createLocalServerPart, pointsAtAppServer, type AppClient } from './local-server-part';
+import { ConflictError, NotConfiguredError } from './session-errors';
 import { openUploaderPart, type UploaderEvents, type UploaderPart } from './uploader-part';
 import { createWatchPart } from './watch-part';
 
@@ -82,6 +82,11 @@ export type Session = {
   api(profile?: ProfileName): ApiClient;
   /** The upload queue of the active service, opened and resumed on first use (LockedError: another uploader has it). */
   queue(): Promise<UploadQueue>;
+  /**
+   * The service files are queued for and sent to now; undefined when there is none (no base URL, or the app's own
+   * local server is stopped). Unfinished jobs of any other service wait until it is the active one again.
+   */
+  uploadsGoTo(): JobService | undefined;
   /** Resolves once files being claimed are journaled and the queue is idle. */
   idle(): Promise<void>;
   sendBatch(kind: RecordKind, records: unknown): Promise<BatchResult>;
@@ -170,7 +175,14 @@ export function createSession(options: SessionOptions): Session {
       ...(proxy ? { proxy } : {}), ...(retry ? { retry } : {}),
     });
   };
+  /** The Local profile names the app's own server, which is stopped: nothing can reach it until it starts again. */
+  const appServerStopped = (profile: ProfileName): boolean =>
+    profile === 'local' && local.running() === undefined && pointsAtAppServer(settings());
+  const appServerStoppedError = () => new ConflictError(
+    'The built-in local test server is stopped: start it on the Local server screen (files wait for it), or choose another environment in Settings',
+  );
   const urlOf = (profile: ProfileName): string => {
+    if (appServerStopped(profile)) throw appServerStoppedError();
     const url = baseUrlOf(settings(), profile);
     if (url === undefined) throw notConfigured(profile);
     return url;
@@ -191,6 +203,9 @@ export function createSession(options: SessionOptions): Session {
     const profile = settings().activeProfile;
     const url = baseUrlOf(settings(), profile);
     if (url === undefined) return { profile };
+    // The app's own server, stopped: no service to send to, and files found now are not bound to its old address
+    // (it may listen on another port next time); they wait in the folder, and its jobs wait, until it starts.
+    if (appServerStopped(profile)) return { profile, url };
     const service = withoutTrailingSlash(url);
     const running = local.running();
     const embedded = profile === 'local' && running !== undefined && withoutTrailingSlash(running.url) === service;
@@ -200,6 +215,7 @@ export function createSession(options: SessionOptions): Session {
   const pinnedApi = (target: Target): QueueApi => {
     const client = (): ApiClient => {
       if (target.url === undefined) throw notConfigured(target.profile);
+      if (!target.service && appServerStopped(target.profile)) throw appServerStoppedError();
       return clientFor(target.profile, target.url);
     };
     return {
@@ -243,7 +259,14 @@ export function createSession(options: SessionOptions): Session {
   function retarget(): void {
     retargeting = retargeting.then(async () => {
       await opening?.catch(() => undefined);
-      if (closed || !uploader || !uploaderTarget || sameTarget(uploaderTarget, targetNow())) return;
+      if (closed) return;
+      if (!uploader || !uploaderTarget) {
+        // No pipeline yet (nothing has needed one, or the watch could not start): a watch waiting for a usable
+        // service (one that could not start, e.g. while the app's own server was stopped) may start now.
+        await watch.reopen().catch(() => undefined);
+        return;
+      }
+      if (sameTarget(uploaderTarget, targetNow())) return;
       const old = uploader;
       uploader = undefined;
       await old.stop();
@@ -263,7 +286,7 @@ export function createSession(options: SessionOptions): Session {
     settings,
     async open(folder) {
       const target = targetNow();
-      if (!target.service) throw notConfigured(target.profile);
+      if (!target.service) throw appServerStopped(target.profile) ? appServerStoppedError() : notConfigured(target.profile);
       await (await getUploader()).watch(folder);
     },
     close: async () => {
@@ -302,6 +325,7 @@ export function createSession(options: SessionOptions): Session {
     },
     api,
     queue: async () => (await getUploader()).queue,
+    uploadsGoTo: () => (uploader ? uploader.service : targetNow().service),
     idle: async () => (await getUploader()).idle(),
     async sendBatch(kind, records) {
       api();

@@ -5,7 +5,11 @@ import { NotConfiguredError } from './session-errors';
 
 export type WatchPart = {
   state(): FolderState;
-  /** Watches the folder in settings (replacing any earlier watch). */
+  /**
+   * Watches the folder in settings (replacing any earlier watch). When the service cannot take files (no base URL, the
+   * app's own server stopped) it throws, and the watch starts by itself at the next `reopen` that can open it, unless
+   * the clerk stops it first.
+   */
   start(): Promise<FolderState>;
   /** Stops taking new files; files already in the queue go on. */
   pause(): Promise<FolderState>;
@@ -31,6 +35,8 @@ export type WatchPartOptions = {
 };
 
 type Mode = 'stopped' | 'watching' | 'paused';
+
+const noFolder = () => new NotConfiguredError('No watched folder is set: choose the folder the payroll system exports to');
 
 export function createWatchPart(options: WatchPartOptions): WatchPart {
   let mode: Mode = 'stopped';
@@ -62,7 +68,7 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
 
   const open = async (): Promise<void> => {
     const folder = options.settings().watchedFolder;
-    if (!folder) throw new NotConfiguredError('No watched folder is set: choose the folder the payroll system exports to');
+    if (!folder) throw noFolder();
     await close();
     watching = folder;
     opening = true;
@@ -76,6 +82,23 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     }
   };
 
+  /**
+   * The clerk asked to watch. When the service cannot take files yet (no base URL, the app's own server stopped) it
+   * starts by itself once reopen can open it; without a folder there is nothing to wait for.
+   */
+  const startWatching = async (): Promise<FolderState> => {
+    if (!options.settings().watchedFolder) throw noFolder();
+    try {
+      await open();
+    } catch (error) {
+      suspended = true;
+      throw error;
+    }
+    suspended = false;
+    mode = 'watching';
+    return announce();
+  };
+
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const next = chain.then(fn, fn);
     chain = next.catch(() => undefined);
@@ -84,25 +107,14 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
 
   return {
     state,
-    start: () => serial(async () => {
-      suspended = false;
-      await open();
-      mode = 'watching';
-      return announce();
-    }),
+    start: () => serial(startWatching),
     pause: () => serial(async () => {
       if (mode !== 'watching') return state();
       await close();
       mode = 'paused';
       return announce();
     }),
-    resume: () => serial(async () => {
-      if (mode === 'watching') return state();
-      suspended = false;
-      await open();
-      mode = 'watching';
-      return announce();
-    }),
+    resume: () => serial(async () => (mode === 'watching' ? state() : startWatching())),
     stop: () => serial(async () => {
       suspended = false;
       await close();

@@ -59,6 +59,8 @@ function sentence(text: string | undefined): string {
 }
 
 function help(job: JobView, step: QueueStep): string {
+  const { waitsFor } = job;
+  if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(t.environments[waitsFor.profile], waitsFor.address ?? '');
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
   if (step === 'waiting') {
     return [sentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]
@@ -76,8 +78,8 @@ export const QueueJobRow = memo(function QueueJobRow({ job, progress }: { job: J
         <span className="queue-name" title={job.name}>{job.name}</span>
         <span className="queue-size">{formatBytes(job.size)}</span>
         <span className="queue-step">
-          <Badge color={STEP_COLORS[step]} variant="light">{t.steps[step]}</Badge>
-          {step === 'waiting' && <RetryNow job={job} />}
+          <Badge color={STEP_COLORS[step]} variant="light">{job.waitsFor ? t.waitsForBadge : t.steps[step]}</Badge>
+          {step === 'waiting' && !job.waitsFor && <RetryNow job={job} />}
         </span>
       </div>
       <div className={step === 'waiting' ? 'queue-text queue-text-2' : 'queue-text queue-text-1'} title={text}>{text}</div>

@@ -89,6 +89,22 @@ describe('QueueScreen', () => {
     expect(bridge.state.jobs[0]?.state).toBe('granting');
   });
 
+  it('says which service a file waits for when uploads go elsewhere now, with no Retry now that could not send it', async () => {
+    const bridge = createMemoryBridge({
+      folder: watching,
+      jobs: [
+        makeJob({ name: 'census-sandbox.csv', state: 'found', waitsFor: { profile: 'sandbox', builtIn: false, address: 'https://sandbox.example.com' } }),
+        makeJob({ name: 'census-builtin.csv', state: 'waiting', resumeState: 'granting', attempts: 2, waitsFor: { profile: 'local', builtIn: true } }),
+      ],
+    });
+    renderScreen(<LiveQueue />, bridge);
+    const rows = await screen.findAllByText('Waiting for its service');
+    expect(rows).toHaveLength(2);
+    expect(screen.getByText(/Queued for Sandbox \(https:\/\/sandbox\.example\.com\), and sent only there\. It is sent once Sandbox is the active environment again/)).toBeTruthy();
+    expect(screen.getByText(/Queued for the test server built into this app.*start it on the Local server screen/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Retry .* now$/ })).toBeNull();
+  });
+
   it('follows a file from found to finished through events', async () => {
     const bridge = createMemoryBridge({ folder: watching });
     renderScreen(<LiveQueue />, bridge);
