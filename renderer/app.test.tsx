@@ -77,4 +77,21 @@ describe('App', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss message' }));
     await waitFor(() => expect(screen.queryByText(/census-bad.csv was refused/)).toBeNull());
   });
+
+  it('drops the notice that uploads stopped once the folder is watched again, and dismisses all at once', async () => {
+    const bridge = configured();
+    renderApp(bridge);
+    await screen.findByRole('heading', { name: 'Queue', level: 2 });
+    bridge.emit('notice', { level: 'warning', message: 'census-a.csv was refused: 2 rows have problems' });
+    bridge.emit('notice', { level: 'error', message: 'Uploads stopped: No base URL for the sandbox profile', until: 'watching' });
+    expect(await screen.findByText(/Uploads stopped/)).toBeTruthy();
+    bridge.emit('folder', { folder: '/data/exports', state: 'watching' });
+    await waitFor(() => expect(screen.queryByText(/Uploads stopped/)).toBeNull());
+    expect(screen.getByText(/census-a.csv was refused/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Dismiss all messages' })).toBeNull();
+
+    bridge.emit('notice', { level: 'warning', message: 'census-b.csv was refused: 1 row has problems' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Dismiss all messages' }));
+    await waitFor(() => expect(screen.queryByText(/was refused/)).toBeNull());
+  });
 });

@@ -72,7 +72,8 @@ const MAX_NOTICES = 5;
 /**
  * Keeps the cache current from the core's events, for the whole app: the queue and progress update in place, finished
  * files and batches refresh the History windows (at most every two seconds), folder and local-server states replace
- * their cached answers, and a folder state (also said when the service changes) refetches the queue.
+ * their cached answers, and a folder state (also said when the service changes) refetches the queue; once the folder is
+ * watched again, the notices that said the watch stopped go.
  */
 export function useLiveUpdates(schedule?: Schedule): void {
   const bridge = useBridge();
@@ -94,6 +95,10 @@ export function useLiveUpdates(schedule?: Schedule): void {
       bridge.on('batch', () => { void client.invalidateQueries({ queryKey: ['batches.list'] }); refreshHistory(); }),
       bridge.on('folder', (state) => {
         client.setQueryData(keyOf('watch.state', {}), state);
+        // A notice that the watch stopped is over once it watches again.
+        if (state.state === 'watching') {
+          client.setQueryData<NoticeItem[]>(noticesKey, (current) => current?.filter((notice) => notice.until !== 'watching'));
+        }
         // Said whenever the service uploads go to changes too: which queued files wait for another one changes with it.
         void client.invalidateQueries({ queryKey: queueKey });
       }),

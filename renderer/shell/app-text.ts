@@ -24,4 +24,5 @@ export const appText = {
     + 'It reconnects by itself once the service is back; if it does not, start Payroll Uploader again.',
   noticesLabel: 'Messages',
   dismissNotice: 'Dismiss message',
+  dismissAllNotices: 'Dismiss all messages',
 };

@@ -1,5 +1,8 @@
-/** Messages the core sends for the clerk (a refused file, a failure), shown above every screen until dismissed. */
-import { Alert, Stack } from '@mantine/core';
+/**
+ * Messages the core sends for the clerk (a refused file, a failure), shown above every screen until dismissed (one by
+ * one, or all at once when there are several), or until they are over (a stopped watch that runs again).
+ */
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { noticesKey, type NoticeItem } from '../data/use-bridge-event';
 import { appText } from './app-text';
@@ -12,6 +15,11 @@ export function Notices() {
   const dismiss = (key: number) => client.setQueryData<NoticeItem[]>(noticesKey, (current = []) => current.filter((n) => n.key !== key));
   return (
     <Stack gap="xs" role="status" aria-label={appText.noticesLabel} mb={notices.length > 0 ? 'md' : 0}>
+      {notices.length > 1 && (
+        <Group justify="flex-end">
+          <Button size="xs" variant="subtle" onClick={() => client.setQueryData<NoticeItem[]>(noticesKey, [])}>{appText.dismissAllNotices}</Button>
+        </Group>
+      )}
       {notices.map((notice) => (
         <Alert key={notice.key} color={COLORS[notice.level]} withCloseButton closeButtonLabel={appText.dismissNotice}
           onClose={() => dismiss(notice.key)} variant="light">

@@ -242,5 +242,7 @@ export const noticeSchema = z.object({
   level: z.enum(['info', 'warning', 'error']),
   message: z.string(),
   jobId: z.number().int().optional(),
+  /** `watching`: the notice is about the watch being stopped (no usable service), and is over once it watches again. */
+  until: z.enum(['watching']).optional(),
 });
 export type Notice = z.infer<typeof noticeSchema>;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeEventMessage } from '../../../shared/bridge';
 import { createTypedEmitter } from '../../lib/typed-emitter';
 import type { Job } from '../queue';
-import type { SessionEvents } from '../session';
+import { UploadsStoppedError, type SessionEvents } from '../session';
 import { relayEvents } from './bridge-events';
 
 const job = (id: number, state: Job['state'], extra: Partial<Job> = {}): Job => ({
@@ -66,11 +66,14 @@ describe('event relay', () => {
     emitter.emit('result', job(3, 'rejected', { lastError: 'missing column cpf', archivedAt: 5, archivedPath: '/w/rejected/f3.csv' }));
     emitter.emit('error', new Error('the folder cannot be listed'));
     emitter.emit('warning', 'the keychain is locked');
+    emitter.emit('error', new UploadsStoppedError('Uploads stopped: no base URL'));
     expect(sent).toEqual([
       { event: 'result', payload: expect.objectContaining({ id: 3, outcome: 'rejected', finished: true, finishedAt: 5 }) as unknown },
       { event: 'notice', payload: { level: 'warning', message: 'f3.csv was refused: missing column cpf', jobId: 3 } },
       { event: 'notice', payload: { level: 'error', message: 'the folder cannot be listed' } },
       { event: 'notice', payload: { level: 'warning', message: 'the keychain is locked' } },
+      // Over once the folder is watched again: the screens drop it then.
+      { event: 'notice', payload: { level: 'error', message: 'Uploads stopped: no base URL', until: 'watching' } },
     ]);
   });
 

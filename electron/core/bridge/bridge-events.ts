@@ -5,7 +5,7 @@
  */
 import type { BridgeEventMessage, JobProgressView } from '../../../shared/bridge';
 import type { Job, JobProgress } from '../queue';
-import type { Session } from '../session';
+import { UploadsStoppedError, type Session } from '../session';
 import { toBatchView, toJobView } from './views';
 
 export const PROGRESS_INTERVAL_MS = 100;
@@ -81,7 +81,9 @@ export function relayEvents(session: Pick<Session, 'on'>, send: (message: Bridge
     session.on('batch', (batch) => send({ event: 'batch', payload: toBatchView(batch) })),
     session.on('folder', (folder) => send({ event: 'folder', payload: folder })),
     session.on('localServer', (state) => send({ event: 'localServer', payload: state })),
-    session.on('error', (error) => send({ event: 'notice', payload: { level: 'error', message: error.message } })),
+    session.on('error', (error) => send({
+      event: 'notice', payload: { level: 'error', message: error.message, ...(error instanceof UploadsStoppedError ? { until: 'watching' as const } : {}) },
+    })),
     session.on('warning', (message) => send({ event: 'notice', payload: { level: 'warning', message } })),
   ];
   return () => {

@@ -19,3 +19,8 @@ export class NotFoundError extends Error {
 export class UnsupportedError extends Error {
   override readonly name = 'UnsupportedError';
 }
+
+/** The watch stopped because the service changed to one uploads cannot go to; it goes on once there is one again. */
+export class UploadsStoppedError extends Error {
+  override readonly name = 'UploadsStoppedError';
+}

@@ -25,7 +25,7 @@ import {
 import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
 import { createLocalServerPart, pointsAtAppServer, type AppClient } from './local-server-part';
-import { ConflictError, NotConfiguredError } from './session-errors';
+import { ConflictError, NotConfiguredError, UploadsStoppedError } from './session-errors';
 import { openUploaderPart, type UploaderEvents, type UploaderPart } from './uploader-part';
 import { createWatchPart } from './watch-part';
 
@@ -277,7 +277,7 @@ export function createSession(options: SessionOptions): Session {
         // Nothing watches now (no base URL, another uploader holds the data folder...): the folder state says so,
         // and the watch starts again by itself once the clerk points the app at a usable service.
         await watch.suspend().catch(() => undefined);
-        events.emit('error', new Error(`Uploads stopped: ${describeError(error)}`, { cause: error }));
+        events.emit('error', new UploadsStoppedError(`Uploads stopped: ${describeError(error)}`, { cause: error }));
       }
     }).catch((error: unknown) => logger.error(`switching the upload service failed: ${describeError(error)}`));
   }
