@@ -62,6 +62,17 @@ describe('App', () => {
     expect(within(nav).getByRole('link', { name: 'History' }).getAttribute('aria-current')).toBe('page');
   });
 
+  it('skips to the content of the open screen, staying on it', async () => {
+    renderApp(configured());
+    const nav = await screen.findByRole('navigation', { name: 'Screens' });
+    await userEvent.click(within(nav).getByRole('link', { name: 'History' }));
+    expect(await screen.findByRole('heading', { name: 'History', level: 2 })).toBeTruthy();
+    await userEvent.click(screen.getByRole('link', { name: 'Skip to content' }));
+    expect(window.location.hash).toBe('#/history');
+    expect(document.activeElement?.id).toBe('main');
+    expect(screen.getByRole('heading', { name: 'History', level: 2 })).toBeTruthy();
+  });
+
   it('lets the set-up be put off', async () => {
     renderApp(createMemoryBridge());
     await userEvent.click(await screen.findByRole('button', { name: 'Set up later' }));

@@ -14,7 +14,10 @@ export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey;
   const profile = settings.data?.settings.activeProfile;
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
-      <a href="#main" className="skip-link">{appText.skipToContent}</a>
+      {/* The hash holds the open screen: following #main would leave it and open the Queue, so focus moves by hand. */}
+      <a href="#main" className="skip-link" onClick={(event) => { event.preventDefault(); document.getElementById('main')?.focus(); }}>
+        {appText.skipToContent}
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
