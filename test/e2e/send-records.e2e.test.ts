@@ -1,7 +1,9 @@
 /**
  * End to end, as a new clerk would: `payroll-uploader ui --local-server` in Debian's Chromium, with the real local
  * server and a private gnome-keyring. A new hire is sent and accepted; bad fields show next to the field, from the
- * local check and from the service's 422; receipts pasted from a spreadsheet go out after one cell is fixed.
+ * local check and from the service's 422; receipts pasted from a spreadsheet go out after one cell is fixed; a paste
+ * with a bad row adds the others and leaves that row to correct; drafts survive a visit to another screen; a date
+ * that does not exist is named as such; the first bad field of a failed send is not hidden under the fixed header.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +169,131 @@ describe('Send records in Chromium', () => {
       return r.status === 'PROCESSED' ? r : undefined;
     }, 30_000, 200);
     expect(result).toMatchObject({ acceptedRecords: 2, rejectedRecords: 0 });
+    expect(world.errors).toEqual([]);
+  }, 120_000);
+
+  it('takes the good rows of a paste and leaves the bad one in the box, named by its row', async () => {
+    const { page } = world;
+    await openScreen(page, 'Send records');
+    await page.getByRole('tab', { name: 'Receipts' }).click();
+    const form = page.getByRole('form', { name: 'Receipts' });
+    await form.getByRole('button', { name: 'Paste from a spreadsheet' }).click();
+    const box = form.getByRole('textbox', { name: 'Rows copied from a spreadsheet' });
+    const header = ['Last name', 'First name', 'SSN', 'Employee registration', 'Payment date', 'Amount'].join('\t');
+    const bad = ['Nakamura', 'Aiko', '987-65-4321', 'E2E-200', '2026-02-30', '180'].join('\t');
+    await box.fill([header, ['Okafor', 'Chidi', '123-45-6789', 'E2E-100', '2026-04-30', '212.40'].join('\t'), bad,
+      ['Silva', 'Rui', '111-22-3333', 'E2E-201', '05/04/2026', '75.10'].join('\t')].join('\n'));
+    await form.getByRole('button', { name: 'Add these rows' }).click();
+
+    await form.getByRole('status').filter({ hasText: '2 rows added' }).waitFor();
+    const alert = form.getByRole('alert').filter({ hasText: 'These rows were not added' });
+    expect(await alert.textContent()).toContain('Row 3, Payment date: "2026-02-30" is not a real date: February 2026 has 28 days');
+    expect(await box.inputValue()).toBe(`${header}\n${bad}`);
+    expect(await form.getByRole('textbox', { name: 'Last name Receipt 1' }).inputValue()).toBe('Okafor');
+    expect(await form.getByRole('textbox', { name: 'Last name Receipt 2' }).inputValue()).toBe('Silva');
+    await screenshots(page, 'send-records-paste-bad-row');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await box.fill(`${header}\n${bad.replace('2026-02-30', '2026-02-27')}`);
+    await form.getByRole('button', { name: 'Add these rows' }).click();
+    await form.getByRole('status').filter({ hasText: '1 row added' }).waitFor();
+    expect(await form.getByRole('textbox', { name: 'Last name Receipt 3' }).inputValue()).toBe('Nakamura');
+    expect(await alert.count()).toBe(0);
+    await form.getByRole('button', { name: 'Start over' }).click();
+    expect(world.errors).toEqual([]);
+  }, 120_000);
+
+  it('keeps the drafts when the clerk goes to another screen and back, and names a date that does not exist', async () => {
+    const { page } = world;
+    await openScreen(page, 'Send records');
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    const person = page.getByRole('group', { name: 'Person 1' });
+    await person.getByRole('textbox', { name: 'Last name' }).fill('Haddad');
+    await person.getByRole('textbox', { name: 'First name' }).fill('Lina');
+    await person.getByRole('textbox', { name: 'Employee registration' }).fill('E2E-300');
+    await person.getByRole('combobox', { name: 'Employee status' }).selectOption({ label: 'Active' });
+    // 30 February, typed into the date input as a clerk would (this Chromium reads dates month first).
+    const hireDate = person.getByLabel('Hire date');
+    await hireDate.pressSequentially('02302026');
+    await page.getByRole('button', { name: 'Send 1 person' }).click();
+    await expect.poll(() => hireDate.getAttribute('aria-invalid')).toBe('true');
+    const notReal = 'Hire date is not a real date: there is no such day in that month, or part of the date is missing.';
+    expect(await describedBy(page, hireDate)).toContain(notReal);
+    expect(await describedBy(page, hireDate)).not.toContain('required');
+    await page.getByRole('alert').filter({ hasText: `Person 1: ${notReal}` }).waitFor();
+    expect(await hireDate.evaluate((el) => el === document.activeElement)).toBe(true);
+    await screenshots(page, 'send-records-no-such-date');
+
+    await page.getByRole('tab', { name: 'Receipts' }).click();
+    const receipts = page.getByRole('form', { name: 'Receipts' });
+    await receipts.getByRole('textbox', { name: 'Last name Receipt 1' }).fill('Keller');
+
+    await openScreen(page, 'Queue');
+    await openScreen(page, 'Send records');
+    expect(await page.getByRole('tab', { name: 'Receipts' }).getAttribute('aria-selected')).toBe('true');
+    expect(await receipts.getByRole('textbox', { name: 'Last name Receipt 1' }).inputValue()).toBe('Keller');
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    expect(await person.getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Haddad');
+    expect(await person.getByRole('textbox', { name: 'Employee registration' }).inputValue()).toBe('E2E-300');
+    expect(await person.getByRole('combobox', { name: 'Employee status' }).inputValue()).toBe('ACTIVE');
+    // The browser cannot give back a date that does not exist: the field says it was emptied rather than stay silent.
+    expect(await hireDate.inputValue()).toBe('');
+    expect(await describedBy(page, hireDate)).toContain('Hire date was emptied: what was typed was not a real date');
+    await screenshots(page, 'send-records-kept-after-leaving');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await hireDate.fill('2026-03-02');
+    await page.getByRole('button', { name: 'Send 1 person' }).click();
+    await page.getByRole('status').filter({ hasText: 'The service received 1 record.' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'Receipts' }).click();
+    await receipts.getByRole('button', { name: 'Start over' }).click();
+    expect(world.errors).toEqual([]);
+  }, 120_000);
+
+  it('brings the first bad field of a failed send into view below the fixed header, with its label', async () => {
+    const { page } = world;
+    // A laptop's short window: the form is long enough to scroll any field to the top.
+    await page.setViewportSize({ width: 1280, height: 600 });
+    try {
+      await openScreen(page, 'Send records');
+      await page.getByRole('tab', { name: 'New hires' }).click();
+      await page.getByRole('button', { name: 'Add another person' }).click();
+      for (const [n, registration] of [[1, 'E2E-400'], [2, 'E2E-401']] as const) {
+        const person = page.getByRole('group', { name: `Person ${n}` });
+        if (n === 1) await person.getByRole('textbox', { name: 'Last name' }).fill('Berg');
+        await person.getByRole('textbox', { name: 'First name' }).fill('Ada');
+        await person.getByRole('textbox', { name: 'Employee registration' }).fill(registration);
+        await person.getByLabel('Hire date').fill('2026-05-04');
+        await person.getByRole('combobox', { name: 'Employee status' }).selectOption({ label: 'Active' });
+      }
+      // Person 2's Last name is missing, and the clerk tries again and again with Enter in a field further down: by the
+      // second try the list of problems already stands above the form, so nothing moves the page when the field is
+      // focused. They have scrolled so that the field sits just under the header.
+      const second = page.getByRole('group', { name: 'Person 2' });
+      const lastName = second.getByRole('textbox', { name: 'Last name' });
+      const salary = second.getByRole('textbox', { name: 'Gross annual salary' });
+      const tryAgain = async () => {
+        await salary.evaluate((el: HTMLElement) => el.focus({ preventScroll: true }));
+        await page.keyboard.press('Enter');
+        await expect.poll(() => lastName.getAttribute('aria-invalid')).toBe('true');
+        await expect.poll(() => lastName.evaluate((el) => el === document.activeElement)).toBe(true);
+      };
+      await tryAgain();
+      await page.getByRole('alert').filter({ hasText: 'Person 2: Last name is required' }).waitFor();
+      await lastName.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 20));
+      expect(await lastName.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(30);
+      await tryAgain();
+      const place = await lastName.evaluate((el) => ({
+        header: document.querySelector('header')!.getBoundingClientRect().bottom,
+        label: document.querySelector(`label[for="${el.id}"]`)!.getBoundingClientRect().top,
+        field: el.getBoundingClientRect().top,
+      }));
+      expect(place.label).toBeGreaterThanOrEqual(place.header);
+      expect(place.field).toBeGreaterThan(place.label);
+      await page.getByRole('button', { name: 'Start over' }).click();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
     expect(world.errors).toEqual([]);
   }, 120_000);
 });

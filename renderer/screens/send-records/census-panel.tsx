@@ -14,13 +14,12 @@ const required = FIELDS.census.filter((f) => f.required);
 const optional = FIELDS.census.filter((f) => !f.required);
 
 function PersonCard({ batch, index, id }: { batch: BatchForm; index: number; id: string }) {
-  const { form } = batch;
-  const errors = form.formState.errors.rows?.[index];
+  const errors = batch.errors.rows?.[index];
   const field = (spec: RecordFieldInputProps['spec']) => (
     <RecordFieldInput
       key={spec.name}
       spec={spec}
-      registration={form.register(`rows.${index}.${spec.name}`)}
+      registration={batch.register(`rows.${index}.${spec.name}`)}
       error={errors?.[spec.name]?.message}
     />
   );

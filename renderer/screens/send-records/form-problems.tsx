@@ -27,7 +27,7 @@ function problemLines(kind: RecordKind, errors: FieldErrors<BatchFormValues>, re
 
 export function FormProblems({ batch, rowName }: { batch: BatchForm; rowName: (n: number) => string }) {
   const { outcome, recordProblems } = batch;
-  const lines = problemLines(batch.kind, batch.form.formState.errors, recordProblems, rowName);
+  const lines = problemLines(batch.kind, batch.errors, recordProblems, rowName);
   const refused = outcome?.kind === 'refused';
   const general = refused ? outcome.general : [];
   if (lines.length === 0 && general.length === 0) return null;

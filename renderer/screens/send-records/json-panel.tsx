@@ -1,19 +1,20 @@
 /** Records from a JSON file or pasted JSON go into the census form or the receipts grid, to be checked there. */
 import { Alert, Button, FileInput, Group, List, Radio, Stack, Text, Textarea } from '@mantine/core';
-import { useState } from 'react';
 import type { RecordKind } from '../../../shared';
 import { LIMITS } from '../../../shared';
 import { rowsOfJson } from './json-records';
 import type { FormRow } from './record-fields';
+import { useKeptState } from './screen-memory';
 import { sendRecordsText } from './send-records-text';
 
 const t = sendRecordsText.json;
 
 export function JsonPanel({ onLoad }: { onLoad: (kind: RecordKind, rows: FormRow[]) => void }) {
-  const [kind, setKind] = useState<RecordKind>('census');
-  const [text, setText] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [problems, setProblems] = useState<string[]>([]);
+  // Kept while the app runs (screen-memory.ts): pasted JSON is not lost by a visit to another screen.
+  const [kind, setKind] = useKeptState<RecordKind>('json:kind', 'census');
+  const [text, setText] = useKeptState('json:text', '');
+  const [file, setFile] = useKeptState<File | null>('json:file', null);
+  const [problems, setProblems] = useKeptState<string[]>('json:problems', []);
 
   const load = (json: string) => {
     const result = rowsOfJson(kind, json);

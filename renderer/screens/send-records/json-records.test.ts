@@ -25,7 +25,7 @@ describe('rowsOfJson', () => {
       'Record 1 has unknown field(s): hiredate',
       'Record 2 is not a record (it must be { … })',
       'Record 3, Last name: must be text in quotes',
-      'Record 3, Hire date: "2026-02-30" is not a date; write it as YYYY-MM-DD (2026-03-15) or MM/DD/YYYY (03/15/2026)',
+      'Record 3, Hire date: "2026-02-30" is not a real date: February 2026 has 28 days',
       'Record 3, Eligible for benefits: must be true or false',
     ]);
   });

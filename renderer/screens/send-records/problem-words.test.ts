@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldMessage, recordMessage, serviceRecordProblem } from './problem-words';
+import { fieldMessage, recordMessage, serviceRecordProblem, withRecordNames } from './problem-words';
 
 describe('fieldMessage', () => {
   it('puts the label before a bare message', () => {
@@ -33,5 +33,11 @@ describe('serviceRecordProblem', () => {
   });
   it('names any other record it points at', () => {
     expect(serviceRecordProblem('[3] clashes with [1]', person)).toEqual({ message: 'clashes with Person 2' });
+  });
+});
+
+describe('withRecordNames', () => {
+  it('names the records a service message points at as the form does', () => {
+    expect(withRecordNames('repeats E-1 of [0] and [12]', (n) => `Person ${n}`)).toBe('repeats E-1 of Person 1 and Person 13');
   });
 });

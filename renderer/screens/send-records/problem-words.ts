@@ -38,5 +38,10 @@ export function serviceRecordProblem(message: string, rowName: (n: number) => st
   if (receipt) return { message: sendRecordsText.repeatedReceipt(rowName(Number(receipt[1]) + 1)) };
   const field = REPEATED_FIELD.exec(bare);
   if (field) return { field: field[1]!, message: sendRecordsText.repeatedField(field[2]!, rowName(Number(field[3]) + 1)) };
-  return { message: bare.replace(/\[(\d+)\]/g, (_all, n: string) => rowName(Number(n) + 1)) };
+  return { message: withRecordNames(bare, rowName) };
+}
+
+/** `[0]` in a service message is the first record of the batch: the clerk knows it by its name in the form. */
+export function withRecordNames(message: string, rowName: (n: number) => string): string {
+  return message.replace(/\[(\d+)\]/g, (_all, n: string) => rowName(Number(n) + 1));
 }

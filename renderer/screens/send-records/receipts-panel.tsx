@@ -16,7 +16,6 @@ const MIN_WIDTH: Record<string, number> = { ssn: 130, paymentDate: 150, amount: 
 export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
   const gridId = useId();
   const paste = usePastedRows('receipt', (rows) => batch.addRows(rows));
-  const { form } = batch;
   const count = batch.rows.fields.length;
   const colId = (name: string) => `${gridId}-col-${name}`;
   return (
@@ -39,7 +38,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
             <Table.Tbody>
               {batch.rows.fields.map((row, index) => {
                 const rowId = `${gridId}-row-${index}`;
-                const errors = form.formState.errors.rows?.[index];
+                const errors = batch.errors.rows?.[index];
                 const problems = batch.recordProblems[index] ?? [];
                 return [
                   <Table.Tr key={row.id}>
@@ -50,7 +49,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
                       <Table.Td key={c.name} style={{ verticalAlign: 'top' }}>
                         <RecordFieldInput
                           spec={c}
-                          registration={form.register(`rows.${index}.${c.name}`)}
+                          registration={batch.register(`rows.${index}.${c.name}`)}
                           error={errors?.[c.name]?.message}
                           labelledBy={`${colId(c.name)} ${rowId}`}
                         />

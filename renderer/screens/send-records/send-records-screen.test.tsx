@@ -2,6 +2,7 @@
 import '../../test-kit/setup-dom';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { BridgeError, type BridgeRequest, type BridgeResponse } from '../../../shared/bridge';
 import { createMemoryBridge } from '../../test-kit/memory-bridge';
@@ -35,6 +36,26 @@ async function fillRequired(user: ReturnType<typeof userEvent.setup>, n: number,
   type(person(n), /^Hire date/, fields.hireDate);
   await user.selectOptions(within(person(n)).getByLabelText(/^Employee status/), fields.status);
 }
+
+/** The app shows one screen at a time (renderer/shell/use-screen.ts): leaving unmounts Send records, coming back mounts it anew. */
+function ScreenSwitch() {
+  const [here, setHere] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setHere(!here)}>{here ? 'Go to Queue' : 'Back to Send records'}</button>
+      {here ? <SendRecordsScreen /> : <p>The Queue screen</p>}
+    </>
+  );
+}
+
+async function leaveAndComeBack(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('button', { name: 'Go to Queue' }));
+  expect(screen.queryByRole('heading', { name: 'Send records' })).toBeNull();
+  await user.click(screen.getByRole('button', { name: 'Back to Send records' }));
+  await screen.findByRole('heading', { name: 'Send records' });
+}
+
+const describedBy = (el: HTMLElement) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' ');
 
 describe('SendRecordsScreen: new hires', () => {
   it('sends two people as one census batch and shows the import id and the record count', async () => {
@@ -119,12 +140,40 @@ describe('SendRecordsScreen: new hires', () => {
 
     const hire = within(person(1)).getByLabelText(/^Hire date/);
     await waitFor(() => expect(hire.getAttribute('aria-invalid')).toBe('true'));
-    const describedBy = (el: HTMLElement) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' ');
     expect(describedBy(hire)).toContain('Hire date is required');
     expect(describedBy(within(person(1)).getByLabelText(/^Pay periods per year/))).toContain('Pay periods per year must be 1 to 366');
     expect(within(person(1)).getByLabelText(/^Last name/).getAttribute('aria-invalid')).not.toBe('true');
     expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date is required');
     expect(sent).toEqual([]);
+  });
+
+  it('says that a date that does not exist is not a real date, rather than that it is required', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    await fillRequired(user, 1, { lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-1', hireDate: '', status: 'Active' });
+    // A clerk typing 02/30/2026 (or 31/04 on a day-first system) leaves the date input empty, with validity.badInput
+    // set: so Chromium does (the end-to-end test types it there); happy-dom keeps the empty value but not the flag.
+    const hire = within(person(1)).getByLabelText<HTMLInputElement>(/^Hire date/);
+    const typedBadDate = () => Object.defineProperty(hire, 'validity', { configurable: true, get: () => ({ badInput: true, valid: false }) });
+    typedBadDate();
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+
+    await waitFor(() => expect(hire.getAttribute('aria-invalid')).toBe('true'));
+    const notReal = 'Hire date is not a real date: there is no such day in that month, or part of the date is missing. Check the day, month and year.';
+    expect(describedBy(hire)).toContain(notReal);
+    expect(describedBy(hire)).not.toContain('required');
+    expect(screen.getByRole('alert').textContent).toContain(`Person 1: ${notReal}`);
+    expect(document.activeElement).toBe(hire);
+    expect(sent).toEqual([]);
+
+    // Corrected: the date is real again and the batch goes out.
+    delete (hire as { validity?: unknown }).validity;
+    type(person(1), /^Hire date/, '2026-02-28');
+    await waitFor(() => expect(hire.getAttribute('aria-invalid')).not.toBe('true'));
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    expect(await screen.findByText(/The service received 1 record/)).toBeTruthy();
+    expect(sent[0]?.records).toEqual([{ lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-1', hireDate: '2026-02-28', employeeStatus: 'ACTIVE' }]);
   });
 
   it('puts the service refusal on the record and field it names', async () => {
@@ -136,6 +185,7 @@ describe('SendRecordsScreen: new hires', () => {
         { index: 1, message: 'is not what the service expected', source: 'service' },
         { index: 0, message: 'repeats employeeRegistration E-1 of [1]', source: 'service' },
         { message: 'the service said no', source: 'service' },
+        { index: 7, message: 'is beyond the batch', source: 'service' },
       ],
     }));
     renderScreen(<SendRecordsScreen />, bridge);
@@ -148,7 +198,8 @@ describe('SendRecordsScreen: new hires', () => {
 
     const field = within(person(2)).getByLabelText(/^Employee registration/);
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    expect(within(person(2)).getByText('Employee registration repeats E-1 of [0]')).toBeTruthy();
+    // The service's "[0]" is the first person: the clerk reads it by name.
+    expect(within(person(2)).getByText('Employee registration repeats E-1 of Person 1')).toBeTruthy();
     expect(within(person(2)).getByText('is not what the service expected')).toBeTruthy();
     // The service's 422 wording (no field, only the record) still lands on the field it is about.
     expect(within(person(1)).getByLabelText(/^Employee registration/).getAttribute('aria-invalid')).toBe('true');
@@ -156,6 +207,8 @@ describe('SendRecordsScreen: new hires', () => {
     expect(within(person(1)).getByLabelText(/^Last name/).getAttribute('aria-invalid')).not.toBe('true');
     const summary = screen.getAllByRole('alert').find((a) => a.textContent?.includes('The service refused the batch'));
     expect(summary?.textContent).toContain('the service said no');
+    expect(summary?.textContent).toContain('Person 8: is beyond the batch');
+    expect(summary?.textContent).not.toContain('[');
   });
 
   it('keeps the records when the batch did not get through, and says so', async () => {
@@ -181,6 +234,114 @@ describe('SendRecordsScreen: new hires', () => {
     await fillRequired(user, 1, { lastName: 'Smith', firstName: 'A', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Open Settings');
+  });
+});
+
+describe('SendRecordsScreen: drafts kept while the app runs', () => {
+  it('keeps every panel as the clerk left it when they go to another screen and come back', async () => {
+    renderScreen(<ScreenSwitch />);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    await user.click(screen.getByRole('button', { name: 'Add another person' }));
+    type(person(2), /^First name/, 'Bo');
+    await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Person 1: First name is required'));
+
+    await user.click(screen.getByRole('tab', { name: 'Termination' }));
+    type(screen.getByRole('form', { name: 'Termination' }), /^Employee registration/, 'E-9');
+    await user.click(screen.getByRole('tab', { name: 'JSON file' }));
+    await user.click(screen.getByRole('radio', { name: 'Receipts' }));
+    fireEvent.change(screen.getByLabelText('Or paste JSON here'), { target: { value: '[{"lastName":"Kim"}]' } });
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const receipts = () => screen.getByRole('form', { name: 'Receipts' });
+    fireEvent.change(within(receipts()).getByRole('textbox', { name: 'Last name Receipt 1' }), { target: { value: 'Lee' } });
+
+    await leaveAndComeBack(user);
+
+    // Back where the clerk was, with everything typed.
+    expect(screen.getByRole('tab', { name: 'Receipts' }).getAttribute('aria-selected')).toBe('true');
+    expect(within(receipts()).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 1' }).value).toBe('Lee');
+    await user.click(screen.getByRole('tab', { name: 'Termination' }));
+    expect(within(screen.getByRole('form', { name: 'Termination' })).getByLabelText<HTMLInputElement>(/^Employee registration/).value).toBe('E-9');
+    await user.click(screen.getByRole('tab', { name: 'JSON file' }));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Or paste JSON here').value).toBe('[{"lastName":"Kim"}]');
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Receipts' }).checked).toBe(true);
+    await user.click(screen.getByRole('tab', { name: 'New hires' }));
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
+    expect(within(person(2)).getByLabelText<HTMLInputElement>(/^First name/).value).toBe('Bo');
+    // The problems of the failed send are still shown, and fields are still checked as they change.
+    const first = within(person(1)).getByLabelText(/^First name/);
+    expect(first.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('alert').textContent).toContain('Person 1: First name is required');
+    type(person(1), /^First name/, 'Anna');
+    await waitFor(() => expect(first.getAttribute('aria-invalid')).not.toBe('true'));
+  });
+
+  it('says so when a date that does not exist could not be kept, instead of leaving the field silently empty', async () => {
+    renderScreen(<ScreenSwitch />);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    // As Chromium leaves a date input holding 02/30/2026: no value, validity.badInput set (happy-dom has no flag).
+    const hire = within(person(1)).getByLabelText<HTMLInputElement>(/^Hire date/);
+    Object.defineProperty(hire, 'validity', { configurable: true, get: () => ({ badInput: true, valid: false }) });
+
+    await leaveAndComeBack(user);
+
+    const again = within(person(1)).getByLabelText<HTMLInputElement>(/^Hire date/);
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
+    expect(again.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(again)).toContain('Hire date was emptied: what was typed was not a real date');
+    expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date was emptied');
+    // Typing the date again takes the mark away at once.
+    type(person(1), /^Hire date/, '2026-02-28');
+    await waitFor(() => expect(again.getAttribute('aria-invalid')).not.toBe('true'));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('forgets a draft once its batch is sent, or when the clerk starts over', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<ScreenSwitch />, bridge);
+    const user = userEvent.setup();
+    await fillRequired(user, 1, { lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    expect(await screen.findByText(/The service received 1 record/)).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const receipts = () => screen.getByRole('form', { name: 'Receipts' });
+    fireEvent.change(within(receipts()).getByRole('textbox', { name: 'Last name Receipt 1' }), { target: { value: 'Lee' } });
+    await user.click(within(receipts()).getByRole('button', { name: 'Start over' }));
+
+    await leaveAndComeBack(user);
+
+    expect(within(receipts()).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 1' }).value).toBe('');
+    await user.click(screen.getByRole('tab', { name: 'New hires' }));
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('');
+    expect(screen.getByText(/The service received 1 record/)).toBeTruthy();
+    expect(sent).toHaveLength(1);
+  });
+
+  it('an answer that comes while the clerk is on another screen still empties the form, and no second send starts meanwhile', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => { answer = resolve; });
+    const call = bridge.call.bind(bridge);
+    bridge.call = ((method, request) => (method === 'batches.send' ? answered.then(() => call(method, request)) : call(method, request)));
+    renderScreen(<ScreenSwitch />, bridge);
+    const user = userEvent.setup();
+    await fillRequired(user, 1, { lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+
+    await leaveAndComeBack(user);
+    // Still on its way: the records are shown, but cannot be sent a second time.
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send 1 person' }).disabled).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Go to Queue' }));
+    answer();
+    await waitFor(() => expect(sent).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Back to Send records' }));
+    expect(await screen.findByText(/The service received 1 record/)).toBeTruthy();
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send 1 person' }).disabled).toBe(false);
   });
 });
 
@@ -241,6 +402,51 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
     expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 2' }).value).toBe('Lee');
   });
 
+  it('takes the good pasted rows and leaves the bad one in the box, named by its row, to be corrected', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    await user.click(within(form).getByRole('button', { name: 'Paste from a spreadsheet' }));
+    const header = 'Last name\tFirst name\tSSN\tEmployee registration\tPayment date\tAmount';
+    const box = () => within(form).getByLabelText<HTMLTextAreaElement>('Rows copied from a spreadsheet');
+    fireEvent.change(box(), {
+      target: { value: `${header}\nSmith\tAnna\t123-45-6789\tE-1\t2026-03-15\t10\nLee\tBo\t987-65-4321\tE-2\t2026-02-30\t20\nKim\tJo\t111-22-3333\tE-3\t2026-03-16\t30\n` },
+    });
+    await user.click(within(form).getByRole('button', { name: 'Add these rows' }));
+
+    expect(within(form).getByRole('status').textContent).toBe('2 rows added. Check them, then send.');
+    const alert = within(form).getByRole('alert');
+    expect(alert.textContent).toContain('These rows were not added');
+    expect(alert.textContent).toContain('Row 3, Payment date: "2026-02-30" is not a real date: February 2026 has 28 days');
+    expect(alert.textContent).toContain('They are still in the box');
+    const lastName = (row: number) => within(form).getByRole<HTMLInputElement>('textbox', { name: `Last name Receipt ${row}` });
+    expect([lastName(1).value, lastName(2).value]).toEqual(['Smith', 'Kim']);
+    expect(box().value).toBe(`${header}\nLee\tBo\t987-65-4321\tE-2\t2026-02-30\t20`);
+
+    // Corrected in the box and added again: the third row joins the others, and the box closes.
+    fireEvent.change(box(), { target: { value: box().value.replace('2026-02-30', '2026-02-28') } });
+    await user.click(within(form).getByRole('button', { name: 'Add these rows' }));
+    expect(within(form).getByRole('status').textContent).toBe('1 row added. Check it, then send.');
+    expect(lastName(3).value).toBe('Lee');
+    expect(within(form).getByLabelText<HTMLInputElement>('Payment date Receipt 3').value).toBe('2026-02-28');
+    expect(within(form).queryByRole('alert')).toBeNull();
+    expect(within(form).queryByLabelText('Rows copied from a spreadsheet')).toBeNull();
+  });
+
+  it('puts the bad rows of a paste straight into a cell in the box, instead of losing them', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    within(form).getByRole('textbox', { name: 'Last name Receipt 1' }).focus();
+    await user.paste('Smith\tAnna\t123-45-6789\tE-1\t2026-03-15\t10\nLee\tBo\t987-65-4321\tE-2\t31/04/2026\t20');
+    expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 1' }).value).toBe('Smith');
+    expect(within(form).queryByRole('textbox', { name: 'Last name Receipt 2' })).toBeNull();
+    expect(within(form).getByRole('alert').textContent).toContain('Row 2, Payment date: "31/04/2026" is not a real date: there is no month 31');
+    expect(within(form).getByLabelText<HTMLTextAreaElement>('Rows copied from a spreadsheet').value).toBe('Lee\tBo\t987-65-4321\tE-2\t31/04/2026\t20');
+  });
+
   it('refuses pasted rows a date input cannot hold, naming row and column', async () => {
     renderScreen(<SendRecordsScreen />);
     const user = userEvent.setup();
@@ -251,6 +457,7 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
     await user.click(within(form).getByRole('button', { name: 'Add these rows' }));
     expect(within(form).getByRole('alert').textContent).toContain('Row 1, Payment date: "15.03.2026" is not a date');
     expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 1' }).value).toBe('');
+    expect(within(form).getByLabelText<HTMLTextAreaElement>('Rows copied from a spreadsheet').value).toBe('Smith\tAnna\t123-45-6789\tE-1\t15.03.2026\t10');
   });
 
   it('loads a JSON file into the new hires form', async () => {

@@ -1,12 +1,13 @@
 /** Send records: new hires, a termination or receipts, typed, pasted from a spreadsheet or loaded from JSON. */
 import { Alert, Stack, Tabs, Text } from '@mantine/core';
-import { useState } from 'react';
 import type { RecordKind } from '../../../shared';
 import { PageHeader } from '../../components/page-header';
 import { CensusPanel } from './census-panel';
 import { JsonPanel } from './json-panel';
 import { ReceiptsPanel } from './receipts-panel';
 import type { FormRow } from './record-fields';
+import { useKeptState } from './screen-memory';
+import './send-records.css';
 import { sendRecordsText } from './send-records-text';
 import { TerminationPanel } from './termination-panel';
 import { useBatchForm } from './use-batch-form';
@@ -16,11 +17,12 @@ type Tab = keyof typeof t.tabs;
 const TERMINATED = { employeeStatus: 'TERMINATED' } as const;
 
 export function SendRecordsScreen() {
-  const [tab, setTab] = useState<Tab>('census');
-  const [loaded, setLoaded] = useState<{ kind: RecordKind; count: number }>();
-  const census = useBatchForm('census', t.census.person);
-  const termination = useBatchForm('census', () => t.termination.who, TERMINATED);
-  const receipts = useBatchForm('receipt', t.receipts.row);
+  // Everything here outlives the screen (screen-memory.ts): a clerk back from Queue finds the tab and drafts they left.
+  const [tab, setTab] = useKeptState<Tab>('tab', 'census');
+  const [loaded, setLoaded] = useKeptState<{ kind: RecordKind; count: number } | undefined>('loaded', undefined);
+  const census = useBatchForm('census', 'census', t.census.person);
+  const termination = useBatchForm('termination', 'census', () => t.termination.who, TERMINATED);
+  const receipts = useBatchForm('receipts', 'receipt', t.receipts.row);
 
   const onLoad = (kind: RecordKind, rows: FormRow[]) => {
     (kind === 'census' ? census : receipts).addRows(rows, 'replace');
@@ -36,7 +38,7 @@ export function SendRecordsScreen() {
     );
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" className="send-records">
       <PageHeader title={t.title} description={t.intro} />
       <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted>
         <Tabs.List aria-label={t.tabsLabel}>

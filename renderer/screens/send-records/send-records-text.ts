@@ -1,5 +1,7 @@
 import { componentsText } from '../../components/components-text';
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
 /** Every word the Send records screen shows, in one place for a later translation. */
 export const sendRecordsText = {
   title: 'Send records',
@@ -76,6 +78,7 @@ export const sendRecordsText = {
     empty: 'Paste at least one row first.',
     added: (n: number) => (n === 1 ? '1 row added. Check it, then send.' : `${n} rows added. Check them, then send.`),
     problemsTitle: 'These rows were not added',
+    keptNote: 'They are still in the box "Rows copied from a spreadsheet", so nothing is lost: correct them there, then add them again.',
   },
   json: {
     intro: 'Load records from a JSON file (an array of census or receipt records, up to 5 MB), or paste the JSON text. The records go into the form, where you can check them before sending.',
@@ -114,6 +117,16 @@ export const sendRecordsText = {
   /** The paste and JSON checks. */
   check: {
     notADate: (value: string) => `"${value}" is not a date; write it as YYYY-MM-DD (2026-03-15) or MM/DD/YYYY (03/15/2026)`,
+    /** Written like a date, but no such day exists: `why` is one of the reasons below. */
+    noSuchDate: (value: string, why: string) => `"${value}" is not a real date: ${why}`,
+    monthHasDays: (month: number, year: number, days: number) => `${MONTHS[month - 1] ?? month} ${year} has ${days} days`,
+    noMonth: (month: number) => `there is no month ${month}`,
+    noDayZero: 'there is no day 0',
+    monthFirst: ' (with slashes, the month comes first: MM/DD/YYYY)',
+    /** A date input of the form holding a day that does not exist (30 February) or only part of a date. */
+    notARealDate: 'is not a real date: there is no such day in that month, or part of the date is missing. Check the day, month and year.',
+    /** The same, found when the clerk left the screen: the browser gives no value to keep, so the field is empty. */
+    dateNotKept: 'was emptied: what was typed was not a real date, so it could not be kept. Type the date again.',
     notAChoice: (value: string, choices: string[]) => `"${value}" is not one of ${choices.join(', ')}`,
     row: (n: number) => `Row ${n}`,
     record: (n: number) => `Record ${n}`,

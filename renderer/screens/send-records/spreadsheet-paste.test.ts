@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordOfRow } from './record-fields';
-import { rowsOfPaste, splitTabSeparated } from './spreadsheet-paste';
+import { joinTabSeparated, rowsOfPaste, splitTabSeparated } from './spreadsheet-paste';
 
 describe('splitTabSeparated', () => {
   it('splits rows and cells, skips blank lines, and keeps quoted tabs, line breaks and quotes', () => {
@@ -11,6 +11,13 @@ describe('splitTabSeparated', () => {
   });
   it('keeps a quote inside an unquoted cell as it is', () => {
     expect(splitTabSeparated('5" pipe\tb')).toEqual([['5" pipe', 'b']]);
+  });
+});
+
+describe('joinTabSeparated', () => {
+  it('gives back cells that splitTabSeparated reads the same', () => {
+    const rows = [['a', 'x\ty', 'say "hi"\nthere'], ['"quoted"', '5" pipe', '']];
+    expect(splitTabSeparated(joinTabSeparated(rows))).toEqual(rows);
   });
 });
 
@@ -38,18 +45,47 @@ describe('rowsOfPaste', () => {
     ]);
   });
 
-  it('refuses cells a date input or a select could not hold, naming row and column, and adds nothing', () => {
-    const result = rowsOfPaste('census', 'Smith\tAnna\tE-1\t15.03.2026\tFired\nLee\tBo\tE-2\t2026-02-30\tActive');
-    expect(result.rows).toEqual([]);
+  it('takes the good rows and leaves the bad ones, named by row and column, to be corrected', () => {
+    const result = rowsOfPaste('census', 'Smith\tAnna\tE-1\t15.03.2026\tFired\nLee\tBo\tE-2\t2026-02-30\tActive\nKim\tJo\tE-3\t2026-02-28\tActive');
+    expect(result.rows.map((r) => recordOfRow('census', r))).toEqual([
+      { lastName: 'Kim', firstName: 'Jo', employeeRegistration: 'E-3', hireDate: '2026-02-28', employeeStatus: 'ACTIVE' },
+    ]);
     expect(result.problems).toEqual([
       'Row 1, Hire date: "15.03.2026" is not a date; write it as YYYY-MM-DD (2026-03-15) or MM/DD/YYYY (03/15/2026)',
       'Row 1, Employee status: "Fired" is not one of Active, On leave, Terminated',
-      'Row 2, Hire date: "2026-02-30" is not a date; write it as YYYY-MM-DD (2026-03-15) or MM/DD/YYYY (03/15/2026)',
+      'Row 2, Hire date: "2026-02-30" is not a real date: February 2026 has 28 days',
     ]);
+    // The bad rows, exactly as pasted, to be put back in the box.
+    expect(result.left).toBe('Smith\tAnna\tE-1\t15.03.2026\tFired\nLee\tBo\tE-2\t2026-02-30\tActive');
+  });
+
+  it('leaves the header row with the bad rows, so the columns still mean the same when they are added again', () => {
+    const result = rowsOfPaste('receipt', 'Amount\tLast name\tFirst name\tSSN\tEmployee registration\tPayment date\n'
+      + '10\tSmith\tAnna\t123-45-6789\tE-1\t2026-03-15\n20\tLee\t"Bo\tJr"\t987-65-4321\tE-2\t04/31/2026\n');
+    expect(result.rows).toHaveLength(1);
+    expect(result.rows[0]?.lastName).toBe('Smith');
+    expect(result.problems).toEqual(['Row 3, Payment date: "04/31/2026" is not a real date: April 2026 has 30 days']);
+    expect(result.left).toBe('Amount\tLast name\tFirst name\tSSN\tEmployee registration\tPayment date\n20\tLee\t"Bo\tJr"\t987-65-4321\tE-2\t04/31/2026');
+    expect(splitTabSeparated(result.left)[1]?.[2]).toBe('Bo\tJr');
+  });
+
+  it('says why an impossible date is not a date', () => {
+    const hireDate = (cell: string) => rowsOfPaste('census', `Hire date\n${cell}`).problems;
+    expect(hireDate('2026-13-01')).toEqual(['Row 2, Hire date: "2026-13-01" is not a real date: there is no month 13']);
+    expect(hireDate('31/04/2026')).toEqual(['Row 2, Hire date: "31/04/2026" is not a real date: there is no month 31 (with slashes, the month comes first: MM/DD/YYYY)']);
+    expect(hireDate('2028-02-30')).toEqual(['Row 2, Hire date: "2028-02-30" is not a real date: February 2028 has 29 days']);
+    expect(hireDate('2026-01-00')).toEqual(['Row 2, Hire date: "2026-01-00" is not a real date: there is no day 0']);
+  });
+
+  it('takes nothing and leaves the whole paste when the header row is wrong', () => {
+    const text = 'Last name\tFirst name\tBonus\nSmith\tAnna\t5';
+    expect(rowsOfPaste('receipt', text)).toEqual({ rows: [], problems: ['The first row looks like a header, but these columns are not known: Bonus'], left: text });
   });
 
   it('refuses a row with more cells than columns', () => {
-    expect(rowsOfPaste('receipt', 'a\tb\tc\td\t2026-01-01\t1\textra').problems).toEqual(['Row 1 has 7 cells, but there are only 6 columns']);
+    const result = rowsOfPaste('receipt', 'a\tb\tc\td\t2026-01-01\t1\textra');
+    expect(result.problems).toEqual(['Row 1 has 7 cells, but there are only 6 columns']);
+    expect(result.left).toBe('a\tb\tc\td\t2026-01-01\t1\textra');
   });
 
   it('says when nothing was pasted', () => {

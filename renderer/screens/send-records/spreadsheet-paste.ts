@@ -51,12 +51,33 @@ function findClosingQuote(text: string, from: number): number {
   return -1;
 }
 
-export type PasteResult = { rows: FormRow[]; problems: string[] };
+/** Clipboard text again from rows of cells: the inverse of `splitTabSeparated`, quoting the cells that need it. */
+export function joinTabSeparated(rows: string[][]): string {
+  const cell = (v: string) => (/[\t\n\r]/.test(v) || v.startsWith('"') ? `"${v.replace(/"/g, '""')}"` : v);
+  return rows.map((cells) => cells.map(cell).join('\t')).join('\n');
+}
 
+export type PasteResult = {
+  /** The rows the form can take. */
+  rows: FormRow[];
+  /** Why the other rows (or the whole paste) cannot be taken, each naming its row and column. */
+  problems: string[];
+  /**
+   * What was not taken, as clipboard text, to be corrected and added again: the refused rows under the header row
+   * (when there was one), or the whole paste when its header is wrong; '' when everything was taken.
+   */
+  left: string;
+};
+
+/**
+ * The good rows are taken and the bad ones are left, so a bad cell never costs the clerk the rest of the paste and
+ * the bad rows themselves are not lost either.
+ */
 export function rowsOfPaste(kind: RecordKind, text: string): PasteResult {
   const specs = FIELDS[kind];
   const lines = splitTabSeparated(text);
-  if (lines.length === 0) return { rows: [], problems: [c.noRows] };
+  if (lines.length === 0) return { rows: [], problems: [c.noRows], left: '' };
+  const refused = (problem: string): PasteResult => ({ rows: [], problems: [problem], left: text });
 
   const first = lines[0]!;
   const named = first.map((cell) => fieldOfHeader(specs, cell));
@@ -67,34 +88,41 @@ export function rowsOfPaste(kind: RecordKind, text: string): PasteResult {
   let firstLine = 1;
   if (hits > 0 && hits * 2 >= filled.length) {
     const unknown = first.filter((cell, i) => cell.trim() !== '' && !named[i]);
-    if (unknown.length) return { rows: [], problems: [c.unknownColumns(unknown)] };
+    if (unknown.length) return refused(c.unknownColumns(unknown));
     const names = named.filter((s): s is FieldSpec => s !== undefined).map((s) => s.label);
     const repeated = names.filter((n, i) => names.indexOf(n) !== i);
-    if (repeated.length) return { rows: [], problems: [c.repeatedColumns([...new Set(repeated)])] };
+    if (repeated.length) return refused(c.repeatedColumns([...new Set(repeated)]));
     columns = named;
     body = lines.slice(1);
     firstLine = 2;
-    if (body.length === 0) return { rows: [], problems: [c.noRows] };
+    if (body.length === 0) return refused(c.noRows);
   }
 
   const rows: FormRow[] = [];
   const problems: string[] = [];
+  const left: string[][] = [];
   body.forEach((cells, n) => {
     const where = c.row(n + firstLine);
     const used = cells.length - [...cells].reverse().findIndex((v) => v.trim() !== '');
     if (used > columns.length) {
       problems.push(`${where} ${c.tooManyCells(used, columns.length)}`);
+      left.push(cells);
       return;
     }
     const row = emptyRow(kind);
+    let bad = false;
     cells.forEach((raw, i) => {
       const spec = columns[i];
       if (!spec) return;
       const checked = checkCell(spec, raw);
-      if ('problem' in checked) problems.push(sendRecordsText.recordProblem(`${where}, ${spec.label}`, checked.problem));
-      else row[spec.name] = checked.value;
+      if ('problem' in checked) {
+        problems.push(sendRecordsText.recordProblem(`${where}, ${spec.label}`, checked.problem));
+        bad = true;
+      } else row[spec.name] = checked.value;
     });
-    rows.push(row);
+    if (bad) left.push(cells);
+    else rows.push(row);
   });
-  return problems.length ? { rows: [], problems } : { rows, problems: [] };
+  const header = firstLine === 2 ? [first] : [];
+  return { rows, problems, left: left.length ? joinTabSeparated([...header, ...left]) : '' };
 }

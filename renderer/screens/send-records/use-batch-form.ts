@@ -2,10 +2,16 @@
  * One batch form (new hires, a termination, receipts): rows of text checked with the shared record schema through
  * react-hook-form's zod resolver, sent over the bridge, and every problem (local or the service's 400/422) put on
  * the record and field it names.
+ *
+ * The form lives in the screen's memory (`screen-memory.ts`), not in the component: react-hook-form's form control
+ * is made once per panel and handed to `useForm`, so going to another screen and back finds the same values, the
+ * same problems and the same state of checking (after a failed send, fields are checked again as they change). The
+ * last outcome and whether a send is under way are kept beside it, so an answer that comes while the clerk is on
+ * another screen still empties the form or marks the fields.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type BaseSyntheticEvent } from 'react';
-import { useFieldArray, useForm, type Resolver } from 'react-hook-form';
+import { useLayoutEffect, useRef, useSyncExternalStore, type BaseSyntheticEvent } from 'react';
+import { createFormControl, get, set, useFieldArray, useForm, useFormState, type FieldErrors, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import type { RecordKind } from '../../../shared';
 import { recordSchemas } from '../../../shared';
@@ -13,10 +19,15 @@ import type { BatchProblem } from '../../../shared/bridge';
 import { useSendBatch } from '../../data/send-records-queries';
 import type { FormRow } from './record-fields';
 import { FIELDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
-import { bareMessage, fieldMessage, serviceRecordProblem } from './problem-words';
+import { bareMessage, fieldMessage, serviceRecordProblem, withRecordNames } from './problem-words';
+import { Kept, useScreenMemory } from './screen-memory';
+import { sendRecordsText } from './send-records-text';
 
 export type BatchFormValues = { rows: FormRow[] };
 type BatchFormOutput = { rows: Record<string, unknown>[] };
+
+/** The three forms of the screen, each with a draft of its own. */
+export type PanelKey = 'census' | 'termination' | 'receipts';
 
 export type BatchOutcome =
   | { kind: 'sent'; importId: string; records: number }
@@ -26,27 +37,98 @@ export type BatchOutcome =
   | { kind: 'failed'; messages: string[] }
   | { kind: 'error'; error: unknown };
 
+type PanelState = {
+  outcome?: BatchOutcome;
+  /** Problems the service gave for a whole record (not one field), by row index. */
+  recordProblems: Record<number, string[]>;
+  /** A send is under way (perhaps started before the clerk left the screen and came back). */
+  sending: boolean;
+};
+
+const FRESH: PanelState = { recordProblems: {}, sending: false };
+
+/** The error type of a date input that held a day that does not exist when the screen was left. */
+const UNKEPT_DATE = 'date-not-kept';
+
 function formSchema(kind: RecordKind, fixed: Record<string, unknown>) {
   const record = z.preprocess((row) => ({ ...recordOfRow(kind, row as FormRow), ...fixed }), recordSchemas[kind]);
   return z.object({ rows: z.array(record) });
 }
 
-/** `rowName` names a row as the form shows it ("Person 2"), for messages that point at another row. */
-export function useBatchForm(kind: RecordKind, rowName: (n: number) => string, fixed: Record<string, unknown> = {}) {
-  const [schema] = useState(() => formSchema(kind, fixed));
-  const form = useForm<BatchFormValues, unknown, BatchFormOutput>({
-    resolver: zodResolver(schema) as unknown as Resolver<BatchFormValues, unknown, BatchFormOutput>,
-    defaultValues: { rows: [emptyRow(kind)] },
+/**
+ * A date input holding a date that does not exist (30 February, 31 April) or only part of one gives the form an
+ * empty value, which the schema would call "required"; the browser knows better (`validity.badInput`), so the field
+ * is told the date is not real.
+ */
+function holdsUnrealDate(ref: unknown): boolean {
+  return ref instanceof HTMLInputElement && ref.type === 'date' && ref.validity.badInput;
+}
+
+function withRealDates(resolver: Resolver<BatchFormValues, unknown, BatchFormOutput>): Resolver<BatchFormValues, unknown, BatchFormOutput> {
+  return async (values, context, options) => {
+    const result = await resolver(values, context, options);
+    // The fields being checked, nested by their names as the values are (rows.0.hireDate).
+    const unreal = (options.names ?? []).filter((name) => holdsUnrealDate(get(options.fields, `${name}.ref`)));
+    if (unreal.length === 0) return result;
+    const errors: FieldErrors<BatchFormValues> = { ...result.errors };
+    for (const name of unreal) set(errors, name, { type: 'date', message: sendRecordsText.check.notARealDate });
+    return { values: {}, errors };
+  };
+}
+
+/** A panel's form and state, made once and kept while the app runs. */
+function createPanel(kind: RecordKind, fixed: Record<string, unknown>) {
+  const options = {
+    resolver: withRealDates(zodResolver(formSchema(kind, fixed)) as unknown as Resolver<BatchFormValues, unknown, BatchFormOutput>),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
-  });
+  } as const;
+  const { formControl } = createFormControl<BatchFormValues, unknown, BatchFormOutput>({ ...options, defaultValues: { rows: [emptyRow(kind)] } });
+  return { options, formControl, state: new Kept<PanelState>(FRESH) };
+}
+
+/** `rowName` names a row as the form shows it ("Person 2"), for messages that point at another row. */
+export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: number) => string, fixed: Record<string, unknown> = {}) {
+  const memory = useScreenMemory(`form:${panel}`, () => createPanel(kind, fixed));
+  const form = useForm<BatchFormValues, unknown, BatchFormOutput>({ formControl: memory.formControl, ...memory.options });
+  // Read from the form control itself: a form shown again starts with the problems it had when the clerk left.
+  const { errors } = useFormState({ control: form.control });
   const rows = useFieldArray({ control: form.control, name: 'rows' });
   const send = useSendBatch();
-  const [outcome, setOutcome] = useState<BatchOutcome>();
-  /** Problems the service gave for a whole record (not one field), by row index. */
-  const [recordProblems, setRecordProblems] = useState<Record<number, string[]>>({});
+  const { outcome, recordProblems, sending } = useSyncExternalStore(memory.state.subscribe, memory.state.get);
+  const update = (patch: Partial<PanelState>) => memory.state.set({ ...memory.state.get(), ...patch });
 
   const fieldNames = new Set(FIELDS[kind].map((f) => f.name));
+
+  /**
+   * A date input holding a day that does not exist gives the form no value to keep, and the browser offers no way to
+   * read what was typed. When the screen closes, such a field is marked (its error says the date was not kept), so
+   * the clerk who comes back is told rather than finding it silently empty; the mark goes as soon as they type.
+   */
+  const dateInputs = useRef(new Map<string, HTMLInputElement>());
+  const register = (name: `rows.${number}.${string}`) => {
+    const registration = form.register(name);
+    return {
+      ...registration,
+      ref: (element: Element | null) => {
+        registration.ref(element);
+        if (element instanceof HTMLInputElement && element.type === 'date') dateInputs.current.set(name, element);
+      },
+      onChange: (event: { target: unknown; type?: unknown }) => {
+        if (form.getFieldState(name).error?.type === UNKEPT_DATE) form.clearErrors(name);
+        return registration.onChange(event);
+      },
+    };
+  };
+  // A layout effect: it ends while the inputs are still on the page, before React lets go of them.
+  useLayoutEffect(() => {
+    const inputs = dateInputs.current;
+    return () => {
+      for (const [name, input] of inputs) {
+        if (input.isConnected && input.validity.badInput) form.setError(name as `rows.${number}.${string}`, { type: UNKEPT_DATE, message: sendRecordsText.check.dateNotKept });
+      }
+    };
+  }, [form]);
 
   const applyProblems = (problems: BatchProblem[], rowCount: number): string[] => {
     const general: string[] = [];
@@ -54,10 +136,10 @@ export function useBatchForm(kind: RecordKind, rowName: (n: number) => string, f
     let focused = false;
     for (const p of problems) {
       if (p.index === undefined || p.index < 0 || p.index >= rowCount) {
-        general.push(p.index === undefined ? p.message : `[${p.index}] ${p.message}`);
+        general.push(p.index === undefined ? withRecordNames(p.message, rowName) : sendRecordsText.recordProblem(rowName(p.index + 1), withRecordNames(p.message, rowName)));
         continue;
       }
-      const problem = p.field ? { field: p.field, message: bareMessage(p.field, p.message) } : serviceRecordProblem(p.message, rowName);
+      const problem = p.field ? { field: p.field, message: withRecordNames(bareMessage(p.field, p.message), rowName) } : serviceRecordProblem(p.message, rowName);
       if (problem.field && fieldNames.has(problem.field)) {
         form.setError(`rows.${p.index}.${problem.field}`, { type: p.source, message: problem.message }, { shouldFocus: !focused });
         focused = true;
@@ -65,26 +147,30 @@ export function useBatchForm(kind: RecordKind, rowName: (n: number) => string, f
         (byRecord[p.index] ??= []).push(problem.field ? fieldMessage(kind, problem.field, problem.message) : problem.message);
       }
     }
-    setRecordProblems(byRecord);
+    update({ recordProblems: byRecord });
     return general;
   };
 
+  // Only `form` methods (the kept form control) after the answer: the clerk may have left the screen meanwhile.
   const check = form.handleSubmit(async (values) => {
+    update({ sending: true });
     try {
       const result = await send.mutateAsync({ kind, records: values.rows });
       if (result.ok) {
         // A clean form after a send: the same records are not sent twice by a second click.
         form.reset({ rows: [emptyRow(kind)] });
-        setOutcome({ kind: 'sent', importId: result.importId, records: result.records });
+        update({ outcome: { kind: 'sent', importId: result.importId, records: result.records } });
         return;
       }
       // Problems naming records are a refusal of the records; without any, the batch did not get through at all.
       const refused = !result.batch || result.problems.some((p) => p.index !== undefined);
-      setOutcome(refused
+      update({ outcome: refused
         ? { kind: 'refused', general: applyProblems(result.problems, values.rows.length) }
-        : { kind: 'failed', messages: result.problems.map((p) => p.message) });
+        : { kind: 'failed', messages: result.problems.map((p) => p.message) } });
     } catch (error) {
-      setOutcome({ kind: 'error', error });
+      update({ outcome: { kind: 'error', error } });
+    } finally {
+      update({ sending: false });
     }
   });
 
@@ -92,36 +178,36 @@ export function useBatchForm(kind: RecordKind, rowName: (n: number) => string, f
    * Blank rows are left out rather than refused, as long as one row is left. The last send's outcome goes first:
    * a banner of an earlier success must not stand above the problems of this try.
    */
-  const submit = (event?: BaseSyntheticEvent) => {
-    setOutcome(undefined);
-    setRecordProblems({});
+  const submit = async (event?: BaseSyntheticEvent) => {
+    event?.preventDefault();
+    if (memory.state.get().sending) return;
+    update({ outcome: undefined, recordProblems: {} });
     const current = form.getValues('rows');
     const blank = current.flatMap((row, i) => (isEmptyRow(row) ? [i] : []));
     if (blank.length > 0 && blank.length < current.length) rows.remove(blank);
-    return check(event);
+    await check(event);
   };
 
   /** Puts rows (pasted or loaded) into the form: blank rows give way, then every row is checked at once. */
   const addRows = (added: FormRow[], how: 'append' | 'replace' = 'append') => {
     const kept = how === 'replace' ? [] : form.getValues('rows').filter((row) => !isEmptyRow(row));
     rows.replace([...kept, ...added]);
-    setOutcome(undefined);
-    setRecordProblems({});
+    update({ outcome: undefined, recordProblems: {} });
     void form.trigger();
   };
 
+  /** The clerk's choice to throw the draft away. */
   const startOver = () => {
     form.reset({ rows: [emptyRow(kind)] });
-    setOutcome(undefined);
-    setRecordProblems({});
+    update({ outcome: undefined, recordProblems: {} });
   };
 
   const removeRow = (index: number) => {
     rows.remove(index);
-    setRecordProblems({});
+    update({ recordProblems: {} });
   };
 
-  return { kind, form, rows, submit, sending: send.isPending, outcome, recordProblems, addRows, removeRow, startOver };
+  return { kind, form, register, errors, rows, submit, sending, outcome, recordProblems, addRows, removeRow, startOver };
 }
 
 export type BatchForm = ReturnType<typeof useBatchForm>;
