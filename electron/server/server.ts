@@ -14,7 +14,7 @@ import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
 import {
-  MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, newTraceId,
+  HTTP_SERVER_OPTIONS, MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, newTraceId,
 } from './http/error-handling';
 import { installJsonBody } from './http/json-body';
 import { maskedLogger } from './http/masked-logger';
@@ -114,8 +114,8 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     return503OnClosing: false,
     clientErrorHandler: clientErrorHandler(logger, (refusal) => noteRefused(ctx, refusal)),
     ...(options.tls
-      ? { https: { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key), minVersion: 'TLSv1.2' as const } }
-      : {}),
+      ? { https: { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key), minVersion: 'TLSv1.2' as const, ...HTTP_SERVER_OPTIONS } }
+      : { http: HTTP_SERVER_OPTIONS }),
   });
   installErrorHandling(app, logger);
   app.server.on('connect', connectRefusal((refusal) => noteRefused(ctx, refusal)));

@@ -138,6 +138,15 @@ describe('hostile input', () => {
     expect(await loggedRow(traceIdOf(garbage))).toMatchObject({ method: '', path: '', status: 400, clientId: null });
   });
 
+  it('no Host header on HTTP/1.1: a 400 with the error body and X-Trace-Id, in the request log; HTTP/1.0 needs none', async () => {
+    const response = await raw(server.url, 'GET /local/v1/health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(errorBodySchema.parse(bodyOf(response)).errors[0]).toMatch(/needs a Host header/);
+    expect(await loggedRow(traceIdOf(response))).toMatchObject({ method: 'GET', path: '/local/v1/health', status: 400, clientId: null });
+    expect(await raw(server.url, 'GET /local/v1/health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await raw(server.url, 'GET /local/v1/health HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('CONNECT: a 405 with the error body and X-Trace-Id, in the request log', async () => {
     const response = await raw(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expect(response).toMatch(/^HTTP\/1\.1 405 /);

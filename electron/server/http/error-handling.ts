@@ -120,6 +120,16 @@ function routePattern(url: string): RegExp {
   return new RegExp(`^${escaped.join('/')}$`);
 }
 
+/**
+ * The server leaves Node's own Host check off (`requireHostHeader: false`, which answers a bare 400 that nothing
+ * logs): this one answers the same refusal with the error body, and the request log has it.
+ */
+export const HTTP_SERVER_OPTIONS = { requireHostHeader: false } as const;
+
+const missesHost = (raw: IncomingMessage): boolean =>
+  // An empty Host is valid (a target without an authority); HTTP/1.0 has none.
+  raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1 && raw.headers.host === undefined;
+
 export function installErrorHandling(app: FastifyInstance, logger: Logger): void {
   const routes: { pattern: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {
@@ -132,10 +142,12 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
     const coding = request.headers['content-encoding'];
     done(request.url.length > MAX_URL_LENGTH
       ? urlTooLong(request.url)
-      : coding !== undefined && coding.trim().toLowerCase() !== 'identity'
-        // Read as it is, a gzip body would be taken for the bytes it compresses (RFC 9110 section 15.5.16).
-        ? new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' })
-        : undefined);
+      : missesHost(request.raw)
+        ? new HttpError(400, ['an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2); send Host: with the server\'s host and port'])
+        : coding !== undefined && coding.trim().toLowerCase() !== 'identity'
+          // Read as it is, a gzip body would be taken for the bytes it compresses (RFC 9110 section 15.5.16).
+          ? new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' })
+          : undefined);
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {

@@ -323,7 +323,7 @@ function withMethodNotAllowed(all: Record<string, Record<string, Operation>>): R
 function answersToAnyRequest(path: string): Record<string, string> {
   const faulted = !isLocalPath(path);
   return {
-    400: 'the request is not valid HTTP (the HTTP parser refused it before any route; the connection is closed), or its URL holds a bad percent-encoding',
+    400: 'the request is not valid HTTP (the HTTP parser refused it before any route; the connection is closed), an HTTP/1.1 request has no Host header, or its URL holds a bad percent-encoding',
     408: 'the request was not received in time',
     414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
     415: 'a Content-Encoding other than identity (a compressed body is not unpacked; the answer has Accept-Encoding: identity)',
