@@ -73,6 +73,24 @@ describe('App', () => {
     expect(screen.getByRole('heading', { name: 'History', level: 2 })).toBeTruthy();
   });
 
+  it('asks before the set-up makes Production the active environment', async () => {
+    const bridge = createMemoryBridge();
+    renderApp(bridge);
+    await userEvent.click(await screen.findByRole('radio', { name: /^Production/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send real payroll files to Production?' });
+    expect(within(dialog).queryByText(/already waiting in the Queue/)).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bridge.state.settings.activeProfile).toBe('local');
+    expect(bridge.calls.some((c) => c.method === 'profile.switch')).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Yes, send files to Production' }));
+    expect(await screen.findByRole('heading', { name: 'Connect to Production' })).toBeTruthy();
+    expect(bridge.state.settings.activeProfile).toBe('production');
+  });
+
   it('lets the set-up be put off', async () => {
     renderApp(createMemoryBridge());
     await userEvent.click(await screen.findByRole('button', { name: 'Set up later' }));

@@ -8,6 +8,7 @@ import { useBridge } from '../../data/bridge-context';
 import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
 import { useSetupGate } from '../../shell/setup-gate';
 import { FolderForm } from '../settings/folder-form';
+import { ProductionConfirm } from '../settings/production-confirm';
 import { ProfileForm } from '../settings/profile-form';
 import { settingsText } from '../settings/settings-text';
 import { firstRunText as t } from './first-run-text';
@@ -49,6 +50,7 @@ export function FirstRunScreen() {
   const [step, setStep] = useState(0);
   const [profile, setProfile] = useState<ProfileName | null>(null);
   const [connected, setConnected] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const chosen = profile ?? settings.data?.settings.activeProfile ?? 'local';
   const choose = useBridgeMutation('profile.switch', {
     onSuccess: (next) => { client.setQueryData(keyOf('settings.get', {}), next); setStep(1); },
@@ -90,8 +92,12 @@ export function FirstRunScreen() {
               </Radio.Group>
               {choose.error && <ErrorAlert error={choose.error} />}
               <Group justify="flex-end">
-                <Button loading={choose.isPending} onClick={() => choose.mutate({ profile: chosen })}>{t.next}</Button>
+                <Button loading={choose.isPending}
+                  onClick={() => (chosen === 'production' ? setConfirming(true) : choose.mutate({ profile: chosen }))}>{t.next}</Button>
               </Group>
+              {/* Nothing is queued before the set-up ends, so the question leaves out where queued files wait. */}
+              <ProductionConfirm opened={confirming} onCancel={() => setConfirming(false)}
+                onConfirm={() => { setConfirming(false); choose.mutate({ profile: 'production' }); }} />
             </Stack>
           )}
           {settings.data && step === 1 && (

@@ -5,13 +5,14 @@
  * the arrow keys changes nothing. Switching to Production asks first, in a dialog saying that real payroll files go
  * to the real service. Only the latest attempt's outcome is shown: a success or a failure, never both.
  */
-import { Badge, Button, Group, List, Modal, Radio, Stack, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Group, Radio, Stack, Tabs, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { SettingsView } from '../../../shared/bridge';
 import { PROFILE_NAMES, type ProfileName, type Settings } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
 import { keyOf, useBridgeMutation } from '../../data/bridge-queries';
+import { ProductionConfirm } from './production-confirm';
 import { ProfileForm } from './profile-form';
 import { settingsText } from './settings-text';
 import { StatusNote } from './status-note';
@@ -84,20 +85,8 @@ export function EnvironmentSection({ settings }: { settings: Settings }) {
           : <StatusNote color="yellow">{t.switchedNoAddress(t.names[outcome.profile])}</StatusNote>)}
       </div>
       {outcome?.kind === 'failed' && <ErrorAlert error={outcome.error} title={t.switchFailed(t.names[outcome.profile])} />}
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.production.title} centered
-        closeButtonProps={{ 'aria-label': t.production.close }} styles={{ title: { fontWeight: 700 } }}>
-        <Stack gap="sm">
-          <Text size="sm">{t.production.real}</Text>
-          <List size="sm" spacing={4}>
-            <List.Item>{t.production.from}</List.Item>
-            <List.Item>{t.production.queued(t.names[active])}</List.Item>
-          </List>
-          <Group justify="flex-end" gap="xs" mt="xs">
-            <Button variant="default" data-autofocus onClick={() => setConfirming(false)}>{t.production.cancel}</Button>
-            <Button color="red" onClick={() => { setConfirming(false); apply('production'); }}>{t.production.confirm}</Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ProductionConfirm opened={confirming} queuedFor={t.names[active]} onCancel={() => setConfirming(false)}
+        onConfirm={() => { setConfirming(false); apply('production'); }} />
       <Tabs value={editing} onChange={(v) => v && setEditing(v as ProfileName)} keepMounted={false}>
         <Tabs.List aria-label={t.tabsLabel}>
           {PROFILE_NAMES.map((name) => <Tabs.Tab key={name} value={name}>{t.names[name]}</Tabs.Tab>)}
