@@ -7,7 +7,6 @@ import { JsonPanel } from './json-panel';
 import { ReceiptsPanel } from './receipts-panel';
 import type { FormRow } from './record-fields';
 import { useKeptState } from './screen-memory';
-import './send-records.css';
 import { sendRecordsText } from './send-records-text';
 import { TerminationPanel } from './termination-panel';
 import { useBatchForm } from './use-batch-form';
@@ -38,7 +37,7 @@ export function SendRecordsScreen() {
     );
 
   return (
-    <Stack gap="md" className="send-records">
+    <Stack gap="md">
       <PageHeader title={t.title} description={t.intro} />
       <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted>
         <Tabs.List aria-label={t.tabsLabel}>
