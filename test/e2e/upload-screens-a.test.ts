@@ -1,5 +1,6 @@
 /**
- * A clerk's day on the Queue and History screens, end to end: a CSV dropped into the watched folder is seen in the
+ * A clerk's day on the Queue and History screens, end to end: a file that is not a CSV is left in place with a message;
+ * a CSV dropped into the watched folder is seen in the
  * Queue and then as uploaded in History; with row checks set to block, a file with bad rows is refused and opens to
  * its reasons with their line numbers; mended in rejected/ and put back in the queue, it is uploaded.
  */
@@ -17,6 +18,11 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
 
   it('shows a dropped CSV going through the Queue to uploaded in History', async () => {
     const { world, page } = signedIn;
+    // A file that is not a CSV export is left where it is, and the clerk is told so.
+    await writeFile(join(world.folder, 'payroll-november.xlsx'), 'PK not a csv');
+    await page.getByRole('status', { name: 'Messages' }).getByText(/^payroll-november\.xlsx is not a CSV export, so it is not uploaded/)
+      .waitFor({ timeout: 30_000 });
+    expect(existsSync(join(world.folder, 'payroll-november.xlsx'))).toBe(true);
     // Big enough (about 40 MB) that its checking and upload take a moment on screen.
     const path = join(world.folder, 'census-november.csv');
     await pipeline(Readable.from(censusChunks(40 * 1024 * 1024)), createWriteStream(`${path}.part`));

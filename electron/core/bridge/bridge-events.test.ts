@@ -67,6 +67,7 @@ describe('event relay', () => {
     emitter.emit('error', new Error('the folder cannot be listed'));
     emitter.emit('warning', 'the keychain is locked');
     emitter.emit('error', new UploadsStoppedError('Uploads stopped: no base URL'));
+    emitter.emit('ignored', { path: '/w/payroll.xlsx', name: 'payroll.xlsx' });
     expect(sent).toEqual([
       { event: 'result', payload: expect.objectContaining({ id: 3, outcome: 'rejected', finished: true, finishedAt: 5 }) as unknown },
       { event: 'notice', payload: { level: 'warning', message: 'f3.csv was refused: missing column cpf', jobId: 3 } },
@@ -74,6 +75,7 @@ describe('event relay', () => {
       { event: 'notice', payload: { level: 'warning', message: 'the keychain is locked' } },
       // Over once the folder is watched again: the screens drop it then.
       { event: 'notice', payload: { level: 'error', message: 'Uploads stopped: no base URL', until: 'watching' } },
+      { event: 'notice', payload: { level: 'info', message: expect.stringMatching(/^payroll\.xlsx is not a CSV export, so it is not uploaded; it stays in the watched folder/) as unknown } },
     ]);
   });
 

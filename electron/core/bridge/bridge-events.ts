@@ -6,6 +6,7 @@
 import type { BridgeEventMessage, JobProgressView } from '../../../shared/bridge';
 import type { Job, JobProgress } from '../queue';
 import { UploadsStoppedError, type Session } from '../session';
+import { printableName } from '../../lib/printable-name';
 import { toBatchView, toJobView } from './views';
 
 export const PROGRESS_INTERVAL_MS = 100;
@@ -85,6 +86,11 @@ export function relayEvents(session: Pick<Session, 'on'>, send: (message: Bridge
       event: 'notice', payload: { level: 'error', message: error.message, ...(error instanceof UploadsStoppedError ? { until: 'watching' as const } : {}) },
     })),
     session.on('warning', (message) => send({ event: 'notice', payload: { level: 'warning', message } })),
+    // Said once per file while it stays there: without it a clerk who saved an .xlsx sees nothing happen.
+    session.on('ignored', ({ name }) => send({
+      event: 'notice',
+      payload: { level: 'info', message: `${printableName(name)} is not a CSV export, so it is not uploaded; it stays in the watched folder. Save the export as CSV to send it.` },
+    })),
   ];
   return () => {
     for (const off of unsubscribe) off();
