@@ -41,14 +41,14 @@ export function makeJob(fields: Partial<JobDetail> & { name: string }): JobDetai
   return {
     id, path: `/data/exports/${fields.name}`, size: 2048, state, finished: outcome !== undefined,
     foundAt: Date.UTC(2026, 10, 20, 9, 0, 0) + id * 60_000, foundDay: '2026-11-20', stateChangedAt: Date.UTC(2026, 10, 20, 9, 5),
-    attempts: 0, warningCount: 0, warnings: [], fileType: '1',
+    attempts: 0, warningCount: 0, warnings: [], fileType: '1', archivedFileThere: outcome !== undefined,
     ...(outcome ? { outcome } : {}),
     ...fields,
   };
 }
 
 const view = (job: JobDetail): JobView => {
-  const { warnings: _w, uploadedAt: _u, errorFile: _e, ...rest } = job;
+  const { warnings: _w, uploadedAt: _u, errorFile: _e, archivedFileThere: _a, ...rest } = job;
   return rest;
 };
 
@@ -161,7 +161,8 @@ export function createMemoryBridge(initial: Partial<MemoryState> & { platform?: 
     },
     'jobs.requeue': ({ id }) => {
       const found = job(id);
-      if (found.outcome !== 'rejected') throw fail('conflict', 'only a refused file can go back in the queue');
+      if (found.outcome !== 'rejected' || !found.archivedFileThere) throw fail('conflict', 'only a refused file still in rejected/ can go back in the queue');
+      found.archivedFileThere = false;
       const again = makeJob({ name: found.name, state: 'found' });
       state.jobs.push(again);
       return view(again);

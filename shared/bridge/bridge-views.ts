@@ -67,6 +67,11 @@ export const jobDetailSchema = jobViewSchema.extend({
   uploadedAt: z.number().optional(),
   /** The `.error.txt` written beside a refused file, when there is one. */
   errorFile: z.string().optional(),
+  /**
+   * Whether the filed-away file is still at `archivedPath` (false once it was put back in the queue, or moved or
+   * deleted by hand): only then can a refused file be put back.
+   */
+  archivedFileThere: z.boolean(),
 });
 export type JobDetail = z.infer<typeof jobDetailSchema>;
 

@@ -137,6 +137,7 @@ describe('bridge handlers on a real session', () => {
 
     const detail = await ok('jobs.get', { id: bad.id });
     expect(detail.errorFile).toBe(`${bad.archivedPath}.error.txt`);
+    expect(detail.archivedFileThere).toBe(true);
     const report = await ok('jobs.errorFile', { id: bad.id });
     expect(report.text).toContain('census-bad.csv was not uploaded.');
     expect(await fails('jobs.errorFile', { id: good.id })).toMatchObject({ code: 'not_found' });
@@ -146,10 +147,17 @@ describe('bridge handlers on a real session', () => {
 
     // The clerk fixes the file where it lies in rejected/, then sends it back.
     await writeFile(bad.archivedPath as string, csvText('census', [censusRow(3)]));
-    const requeued = await ok('jobs.requeue', { id: bad.id });
+    // A double click sends two at once: one puts the file back, the other is told so.
+    const [first, second] = await Promise.all([
+      engine.handlers.call('jobs.requeue', { id: bad.id }), engine.handlers.call('jobs.requeue', { id: bad.id }),
+    ]);
+    expect(first.ok).toBe(true);
+    expect(second).toMatchObject({ ok: false, error: { code: 'conflict', message: 'census-bad.csv is being put back in the queue already' } });
+    const requeued = (first as { result: JobView }).result;
     expect(requeued).toMatchObject({ name: 'census-bad.csv', path: join(watched, 'census-bad.csv'), finished: false });
     expect(existsSync(bad.archivedPath as string)).toBe(false);
     expect(await fails('jobs.requeue', { id: bad.id })).toMatchObject({ code: 'not_found' });
+    expect((await ok('jobs.get', { id: bad.id })).archivedFileThere).toBe(false);
     const fixed = await until('the fixed file', async () => {
       const job = await ok('jobs.get', { id: requeued.id });
       return job.finished ? job : undefined;

@@ -15,7 +15,7 @@ import { openJobQuery, type JobQuery } from '../queue/job-query';
 import { UnsupportedError, type Session } from '../session';
 import { sendBatch } from './batch-send';
 import { toEnvelope } from './error-envelope';
-import { errorFileOf, readErrorFile, requeueJob, requireJob } from './job-actions';
+import { errorFileOf, isFileAt, readErrorFile, requeueJob, requireJob } from './job-actions';
 import {
   clearFaults, faultsOf, requestLogOf, runningLocalServer, setFaults, setWebhook, webhookOf,
 } from './local-server-handlers';
@@ -49,6 +49,7 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
   const { session } = options;
   const logger = options.logger ?? createLogger('bridge');
   let history: JobQuery | undefined;
+  const puttingBack = new Set<number>();
 
   const jobs = async (): Promise<JobQuery> => {
     // The queue creates the journal the history reads.
@@ -109,7 +110,7 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
     },
     'jobs.get': async ({ id }) => {
       const job = requireJob(await session.queue(), id);
-      return toJobDetail(job, await errorFileOf(job), session.uploadsGoTo());
+      return toJobDetail(job, { errorFile: await errorFileOf(job), archivedFileThere: await isFileAt(job.archivedPath) }, session.uploadsGoTo());
     },
     'jobs.retryNow': async ({ id }) => {
       const queue = await session.queue();
@@ -122,7 +123,15 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
     },
     'jobs.requeue': async ({ id }) => {
       const queue = await session.queue();
-      return toJobView(await requeueJob(queue, requireJob(queue, id)));
+      const job = requireJob(queue, id);
+      // A second click while the first moves the file would find it gone half-way: one put-back of a job at a time.
+      if (puttingBack.has(id)) throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: `${job.name} is being put back in the queue already` });
+      puttingBack.add(id);
+      try {
+        return toJobView(await requeueJob(queue, job));
+      } finally {
+        puttingBack.delete(id);
+      }
     },
     'jobs.reveal': async ({ id }) => {
       const job = requireJob(await session.queue(), id);

@@ -15,16 +15,22 @@ export function requireJob(queue: UploadQueue, id: number): Job {
   return job;
 }
 
+/** Whether a regular file is at the path now. */
+export async function isFileAt(path: string | undefined): Promise<boolean> {
+  if (!path) return false;
+  try {
+    return (await stat(path)).isFile();
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
+    throw error;
+  }
+}
+
 /** The `.error.txt` beside a refused file, when it is there. */
 export async function errorFileOf(job: Job): Promise<string | undefined> {
   if (job.state !== 'rejected' || !job.archivedPath) return undefined;
   const path = `${job.archivedPath}.error.txt`;
-  try {
-    return (await stat(path)).isFile() ? path : undefined;
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
-  }
+  return (await isFileAt(path)) ? path : undefined;
 }
 
 export async function readErrorFile(job: Job): Promise<{ path: string; text: string }> {

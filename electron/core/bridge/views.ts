@@ -59,9 +59,13 @@ export function toJobViewFor(job: JobListItem, current: JobService | undefined):
   return { ...toJobView(job), ...(waitsFor ? { waitsFor } : {}) };
 }
 
-export function toJobDetail(job: Job, errorFile: string | undefined, current: JobService | undefined): JobDetail {
+export function toJobDetail(
+  job: Job, files: { errorFile: string | undefined; archivedFileThere: boolean }, current: JobService | undefined,
+): JobDetail {
+  const { errorFile, archivedFileThere } = files;
   return {
     ...toJobViewFor(job, current),
+    archivedFileThere,
     warnings: job.warnings,
     ...(job.uploadedAt !== undefined ? { uploadedAt: job.uploadedAt } : {}),
     ...(errorFile ? { errorFile } : {}),

@@ -104,6 +104,25 @@ describe('HistoryScreen', () => {
     expect(within(dialog).queryByRole('button', { name: 'Show in folder' })).toBeNull();
   });
 
+  it('puts a refused file back once on a double click, and offers nothing to put back once it has left rejected/', async () => {
+    const bridge = createMemoryBridge({ jobs: [refused()] });
+    renderScreen(<HistoryScreen />, bridge);
+    await userEvent.click(await screen.findByRole('button', { name: 'census-bad.csv' }));
+    const dialog = await screen.findByRole('dialog', { name: 'census-bad.csv' });
+    await userEvent.dblClick(within(dialog).getByRole('button', { name: 'Put back in the queue' }));
+    expect(await within(dialog).findByText(/The file is back in the queue/)).toBeTruthy();
+    expect(within(dialog).queryByText(/can go back in the queue/)).toBeNull();
+    expect(bridge.calls.filter((c) => c.method === 'jobs.requeue')).toHaveLength(1);
+
+    // Opened again later, the old entry says where the file went instead of offering a put-back that must fail.
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await userEvent.click(screen.getAllByRole('button', { name: 'census-bad.csv' })[0]!);
+    const again = await screen.findByRole('dialog', { name: 'census-bad.csv' });
+    expect(await within(again).findByText(/no longer in the folder it was filed in: it was put back in the queue already/)).toBeTruthy();
+    expect(within(again).queryByRole('button', { name: 'Put back in the queue' })).toBeNull();
+  });
+
   it('shows the row warnings of a file uploaded with them', async () => {
     const bridge = createMemoryBridge({ jobs: [makeJob({
       name: 'census-warn.csv', state: 'uploaded', warningCount: 1, warnings: [

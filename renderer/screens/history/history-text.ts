@@ -66,6 +66,7 @@ export const historyText = {
     refusedHelp: 'Fix the file (it is in the rejected folder), then put it back in the queue. To fix it, open it in your payroll system or a spreadsheet and correct the lines listed.',
     requeue: 'Put back in the queue',
     requeued: 'The file is back in the queue. Follow it on the Queue screen.',
+    notThere: 'The file is no longer in the folder it was filed in: it was put back in the queue already, or moved by hand. Look for it in History under its name.',
     reveal: 'Show in folder',
     revealedBrowser: 'The file is at ',
   },

@@ -1,6 +1,7 @@
 /** One finished file in full: a refused file's reasons (whole-file or per row), an upload's row warnings, and what to do next. */
 import { Alert, Button, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import type { JobDetail } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatCalendarDate, formatDateTime } from '../../components/format';
@@ -44,18 +45,28 @@ function Actions({ job }: { job: JobDetail }) {
     onSuccess: () => {
       reveal.reset();
       void client.invalidateQueries({ queryKey: ['jobs.query'] });
+      void client.invalidateQueries({ queryKey: ['jobs.get'] });
     },
   });
+  // isPending shows a tick later than a second click of a double click: one put-back per press, guarded at once.
+  const sending = useRef(false);
+  const putBack = () => {
+    if (sending.current) return;
+    sending.current = true;
+    requeue.mutate({ id: job.id }, { onSettled: () => { sending.current = false; } });
+  };
+  const gone = !job.archivedFileThere && !requeue.isSuccess;
   return (
     <Stack gap="xs">
-      {!requeue.isSuccess && (
+      {!requeue.isSuccess && !gone && (
         <Group gap="xs">
           {job.outcome === 'rejected' && (
-            <Button loading={requeue.isPending} onClick={() => requeue.mutate({ id: job.id })}>{t.requeue}</Button>
+            <Button loading={requeue.isPending} onClick={putBack}>{t.requeue}</Button>
           )}
           <Button variant="default" loading={reveal.isPending} onClick={() => reveal.mutate({ id: job.id })}>{t.reveal}</Button>
         </Group>
       )}
+      {gone && job.archivedPath && <Text size="sm">{t.notThere}</Text>}
       {requeue.isSuccess && <Alert color="green" role="status">{t.requeued}</Alert>}
       {reveal.data && !reveal.data.revealed && (
         <Text size="sm" role="status">{t.revealedBrowser}<Code style={{ overflowWrap: 'anywhere' }}>{reveal.data.path}</Code></Text>
