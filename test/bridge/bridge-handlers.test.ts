@@ -6,11 +6,11 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeErrorEnvelope, BridgeMethodName, BridgeResponse, JobView } from '../../shared/bridge';
+import type { BridgeMethodName, JobView } from '../../shared/bridge';
 import { censusRow, csvText } from '../helpers/csv-fixtures';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { tempDir } from '../helpers/local-server';
-import { startUiEngine, type UiEngine } from '../helpers/ui-engine';
+import { callFails, callOk, startUiEngine, type UiEngine } from '../helpers/ui-engine';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 describe('bridge handlers on a real session', () => {
@@ -19,16 +19,8 @@ describe('bridge handlers on a real session', () => {
   let watched: string;
   let receiver: WebhookReceiver;
 
-  async function ok<M extends BridgeMethodName>(method: M, request: unknown = {}): Promise<BridgeResponse<M>> {
-    const reply = await engine.handlers.call(method, request);
-    if (!reply.ok) throw new Error(`${method}: ${reply.error.code}: ${reply.error.message}`);
-    return reply.result as BridgeResponse<M>;
-  }
-  async function fails(method: BridgeMethodName, request: unknown = {}): Promise<BridgeErrorEnvelope> {
-    const reply = await engine.handlers.call(method, request);
-    if (reply.ok) throw new Error(`${method} succeeded: ${JSON.stringify(reply.result)}`);
-    return reply.error;
-  }
+  const ok = <M extends BridgeMethodName>(method: M, request?: unknown) => callOk(engine, method, request);
+  const fails = (method: BridgeMethodName, request?: unknown) => callFails(engine, method, request);
   async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -8,29 +8,21 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeErrorEnvelope, BridgeMethodName, BridgeResponse, FolderState } from '../../shared/bridge';
+import type { BridgeMethodName, FolderState } from '../../shared/bridge';
 import { EMBEDDED_SERVICE } from '../../electron/core/session';
 import { censusRow, csvText } from '../helpers/csv-fixtures';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { eventually, tempDir } from '../helpers/local-server';
 import { md5Of } from '../helpers/queue-kit';
-import { startUiEngine, type UiEngine } from '../helpers/ui-engine';
+import { callFails, callOk, startUiEngine, type UiEngine } from '../helpers/ui-engine';
 
 describe('files and the built-in local test server', () => {
   let keyring: KeyringHandle;
   let engine: UiEngine;
   let watched: string;
 
-  async function ok<M extends BridgeMethodName>(method: M, request: unknown = {}): Promise<BridgeResponse<M>> {
-    const reply = await engine.handlers.call(method, request);
-    if (!reply.ok) throw new Error(`${method}: ${reply.error.code}: ${reply.error.message}`);
-    return reply.result as BridgeResponse<M>;
-  }
-  async function fails(method: BridgeMethodName, request: unknown = {}): Promise<BridgeErrorEnvelope> {
-    const reply = await engine.handlers.call(method, request);
-    if (reply.ok) throw new Error(`${method} succeeded: ${JSON.stringify(reply.result)}`);
-    return reply.error;
-  }
+  const ok = <M extends BridgeMethodName>(method: M, request?: unknown) => callOk(engine, method, request);
+  const fails = (method: BridgeMethodName, request?: unknown) => callFails(engine, method, request);
   const queued = async (name: string) => (await ok('jobs.query', { finished: false, text: name })).items.find((j) => j.name === name);
   const uploadedOnServer = (checksum: string) => {
     const db = engine.session.localServer.running()?.ctx.db;

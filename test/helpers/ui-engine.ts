@@ -5,6 +5,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BridgeErrorEnvelope, BridgeMethodName, BridgeResponse } from '../../shared/bridge';
 import type { SettingsInput } from '../../shared/settings.schema';
 import { createBridgeHandlers, relayEvents, type BridgeHandlers } from '../../electron/core/bridge';
 import { KeychainSecretStore, type SecretStore } from '../../electron/core/credentials';
@@ -70,4 +71,18 @@ export async function startUiEngine(options: UiEngineOptions = {}): Promise<UiEn
     },
   };
   return engine;
+}
+
+/** A bridge method's answer through the engine's handlers (no transport); a refusal throws with its code and message. */
+export async function callOk<M extends BridgeMethodName>(engine: UiEngine, method: M, request: unknown = {}): Promise<BridgeResponse<M>> {
+  const reply = await engine.handlers.call(method, request);
+  if (!reply.ok) throw new Error(`${method}: ${reply.error.code}: ${reply.error.message}`);
+  return reply.result as BridgeResponse<M>;
+}
+
+/** A bridge method's refusal through the engine's handlers; an answer throws. */
+export async function callFails(engine: UiEngine, method: BridgeMethodName, request: unknown = {}): Promise<BridgeErrorEnvelope> {
+  const reply = await engine.handlers.call(method, request);
+  if (reply.ok) throw new Error(`${method} succeeded: ${JSON.stringify(reply.result)}`);
+  return reply.error;
 }
