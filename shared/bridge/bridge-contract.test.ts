@@ -52,7 +52,7 @@ const cases: Record<BridgeMethodName, Case> = {
       { request: { sort: { by: 'md5', dir: 'asc' } }, field: 'sort.by' }],
     response: { total: 1, items: [job] },
   },
-  'jobs.get': { good: [{ id: 1 }], bad: [{ request: { id: 0 }, field: 'id' }, { request: { id: '1' }, field: 'id' }], response: { ...job, warnings: [{ line: 3, field: 'cpf', message: 'bad' }] } },
+  'jobs.get': { good: [{ id: 1 }], bad: [{ request: { id: 0 }, field: 'id' }, { request: { id: '1' }, field: 'id' }], response: { ...job, archivedFileThere: true, warnings: [{ line: 3, field: 'cpf', message: 'bad' }] } },
   'jobs.retryNow': { good: [{ id: 1 }], bad: [{ request: {}, field: 'id' }], response: job },
   'jobs.requeue': { good: [{ id: 1 }], bad: [{ request: { id: 1.5 }, field: 'id' }], response: job },
   'jobs.reveal': { good: [{ id: 1 }], bad: [{ request: {}, field: 'id' }], response: { path: '/w/a.csv', revealed: false } },
