@@ -6,6 +6,8 @@ import { isLoopbackHost } from './loopback';
 export const PROFILE_NAMES = ['local', 'sandbox', 'production'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 export const profileNameSchema = z.enum(PROFILE_NAMES);
+/** Each environment as the clerk's screens and the core's messages name it. */
+export const PROFILE_TITLES: Readonly<Record<ProfileName, string>> = { local: 'Local test server', sandbox: 'Sandbox', production: 'Production' };
 
 /** The local stand-in server's default address. */
 export const LOCAL_BASE_URL = 'http://127.0.0.1:8787';

@@ -1,4 +1,6 @@
 /** Words of the app's frame: title, navigation, set-up gate, notices. */
+import { PROFILE_TITLES } from '../../shared/settings.schema';
+
 export const appText = {
   title: 'Payroll Uploader',
   skipToContent: 'Skip to content',
@@ -14,7 +16,7 @@ export const appText = {
     'local-server': 'Local server',
   },
   environment: (name: string) => `Environment: ${name}`,
-  profileNames: { local: 'Local test server', sandbox: 'Sandbox', production: 'Production' },
+  profileNames: PROFILE_TITLES,
   loading: 'Opening Payroll Uploader…',
   cannotReachCore: 'The app cannot reach its background service.',
   cannotReachCoreHelp: 'Close the app and open it again. If this keeps happening, tell your IT contact.',

@@ -1,6 +1,6 @@
 /** The core's records mapped to the bridge contract's views: the only shapes the screens ever see. */
 import type { BatchView, JobDetail, JobView } from '../../../shared/bridge';
-import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
+import { PROFILE_NAMES, PROFILE_TITLES, type ProfileName } from '../../../shared/settings.schema';
 import type { BatchJob, Job, JobService } from '../queue';
 import { isOutcome } from '../queue';
 import type { JobListItem } from '../queue/job-query';
@@ -40,15 +40,13 @@ export function waitsForOf(job: JobListItem, current: JobService | undefined): J
   return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl }) };
 }
 
-const ENVIRONMENT_NAMES: Record<ProfileName, string> = { local: 'Local test server', sandbox: 'Sandbox', production: 'Production' };
-
 /** Why a job of another service is not tried now, and what makes it go, in the clerk's words. */
 export function waitingElsewhere(name: string, waitsFor: NonNullable<JobView['waitsFor']>): string {
   if (waitsFor.builtIn) {
     return `${name} waits for the test server built into this app, which it was queued for: start that server on the Local server screen `
       + 'with the Local test server as the active environment, and it is sent';
   }
-  const environment = ENVIRONMENT_NAMES[waitsFor.profile];
+  const environment = PROFILE_TITLES[waitsFor.profile];
   return `${name} was queued for ${environment} (${waitsFor.address}) and is sent only there: make ${environment} the active `
     + 'environment in Settings, with that address, and it is sent';
 }

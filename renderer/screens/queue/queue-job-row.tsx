@@ -6,6 +6,7 @@
 import { Badge, Button, Progress } from '@mantine/core';
 import { memo } from 'react';
 import type { JobProgressView, JobView } from '../../../shared/bridge';
+import { PROFILE_TITLES } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatDuration, formatSpeed, formatTime } from '../../components/format';
 import { useBridgeMutation } from '../../data/bridge-queries';
@@ -60,7 +61,7 @@ function sentence(text: string | undefined): string {
 
 function help(job: JobView, step: QueueStep): string {
   const { waitsFor } = job;
-  if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(t.environments[waitsFor.profile], waitsFor.address ?? '');
+  if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(PROFILE_TITLES[waitsFor.profile], waitsFor.address ?? '');
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
   if (step === 'waiting') {
     return [sentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]

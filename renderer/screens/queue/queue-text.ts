@@ -47,7 +47,6 @@ export const queueText = {
   checkingLabel: (name: string) => `Checking ${name}`,
   nextTry: (time: string) => `Next try at ${time}.`,
   attempts: (n: number) => (n === 1 ? '1 try so far.' : `${n} tries so far.`),
-  environments: { local: 'the Local test server', sandbox: 'Sandbox', production: 'Production' },
   waitsForBadge: 'Waiting for its service',
   waitsForBuiltIn: 'Queued for the test server built into this app, and sent only there. It is sent once that server runs '
     + 'and the Local test server is the active environment: start it on the Local server screen.',

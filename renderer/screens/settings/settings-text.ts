@@ -1,4 +1,6 @@
 /** Every word of the Settings screen (the first-run set-up reuses the field labels). */
+import { PROFILE_TITLES } from '../../../shared/settings.schema';
+
 export const settingsText = {
   title: 'Settings',
   description: 'Where files are sent, with which credentials, and how the watched folder is handled.',
@@ -8,7 +10,7 @@ export const settingsText = {
     active: 'Active environment',
     activeHelp: 'Choosing one here changes nothing by itself: the switch happens when you press the button that appears below.',
     activeNow: 'Active now',
-    names: { local: 'Local test server', sandbox: 'Sandbox', production: 'Production' },
+    names: PROFILE_TITLES,
     descriptions: {
       local: 'A test service on this computer. Nothing leaves the machine.',
       sandbox: 'The service provider\'s test service.',
