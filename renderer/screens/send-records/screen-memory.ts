@@ -41,9 +41,13 @@ export function useScreenMemory<T>(key: string, create: () => T): T {
   return memory.get(key) as T;
 }
 
+/** The kept value, re-rendering the component when it changes. */
+export function useKept<T>(kept: Kept<T>): T {
+  return useSyncExternalStore(kept.subscribe, kept.get);
+}
+
 /** Like useState, but the value is still there when the screen is opened again. */
 export function useKeptState<T>(key: string, initial: T): [T, (next: T) => void] {
   const kept = useScreenMemory(key, () => new Kept(initial));
-  const value = useSyncExternalStore(kept.subscribe, kept.get);
-  return [value, kept.set];
+  return [useKept(kept), kept.set];
 }

@@ -10,7 +10,7 @@
  * another screen still empties the form or marks the fields.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLayoutEffect, useRef, useSyncExternalStore, type BaseSyntheticEvent } from 'react';
+import { useLayoutEffect, useRef, type BaseSyntheticEvent } from 'react';
 import { createFormControl, get, set, useFieldArray, useForm, useFormState, type FieldErrors, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import type { RecordKind } from '../../../shared';
@@ -20,7 +20,7 @@ import { useSendBatch } from '../../data/send-records-queries';
 import type { FormRow } from './record-fields';
 import { FIELDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
 import { bareMessage, fieldMessage, serviceRecordProblem, withRecordNames } from './problem-words';
-import { Kept, useScreenMemory } from './screen-memory';
+import { Kept, useKept, useScreenMemory } from './screen-memory';
 import { sendRecordsText } from './send-records-text';
 
 export type BatchFormValues = { rows: FormRow[] };
@@ -95,7 +95,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const { errors } = useFormState({ control: form.control });
   const rows = useFieldArray({ control: form.control, name: 'rows' });
   const send = useSendBatch();
-  const { outcome, recordProblems, sending } = useSyncExternalStore(memory.state.subscribe, memory.state.get);
+  const { outcome, recordProblems, sending } = useKept(memory.state);
   const update = (patch: Partial<PanelState>) => memory.state.set({ ...memory.state.get(), ...patch });
 
   const fieldNames = new Set(FIELDS[kind].map((f) => f.name));
