@@ -130,6 +130,20 @@ const missesHost = (raw: IncomingMessage): boolean =>
   // An empty Host is valid (a target without an authority); HTTP/1.0 has none.
   raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1 && raw.headers.host === undefined;
 
+/** What refuses a request whatever its route, before any route runs. */
+function refusalBeforeRoute(request: FastifyRequest): HttpError | undefined {
+  if (request.url.length > MAX_URL_LENGTH) return urlTooLong(request.url);
+  if (missesHost(request.raw)) {
+    return new HttpError(400, ['an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2); send Host: with the server\'s host and port']);
+  }
+  const coding = request.headers['content-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+    // Read as it is, a gzip body would be taken for the bytes it compresses (RFC 9110 section 15.5.16).
+    return new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' });
+  }
+  return undefined;
+}
+
 export function installErrorHandling(app: FastifyInstance, logger: Logger): void {
   const routes: { pattern: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {
@@ -139,15 +153,7 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Trace-Id', request.id);
-    const coding = request.headers['content-encoding'];
-    done(request.url.length > MAX_URL_LENGTH
-      ? urlTooLong(request.url)
-      : missesHost(request.raw)
-        ? new HttpError(400, ['an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2); send Host: with the server\'s host and port'])
-        : coding !== undefined && coding.trim().toLowerCase() !== 'identity'
-          // Read as it is, a gzip body would be taken for the bytes it compresses (RFC 9110 section 15.5.16).
-          ? new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' })
-          : undefined);
+    done(refusalBeforeRoute(request));
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
