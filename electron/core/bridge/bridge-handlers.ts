@@ -12,7 +12,7 @@ import type { SettingsPatch } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
 import { createLogger, type Logger } from '../../lib/logger';
 import { openJobQuery, type JobQuery } from '../queue/job-query';
-import { UnsupportedError, type Session } from '../session';
+import { ConflictError, UnsupportedError, type Session } from '../session';
 import { sendBatch } from './batch-send';
 import { toEnvelope } from './error-envelope';
 import { errorFileOf, isFileAt, readErrorFile, requeueJob, requireJob } from './job-actions';
@@ -116,16 +116,16 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
       const queue = await session.queue();
       const job = requireJob(queue, id);
       const waitsFor = waitsForOf(job, session.uploadsGoTo());
-      if (waitsFor) throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: waitingElsewhere(job.name, waitsFor) });
+      if (waitsFor) throw new ConflictError(waitingElsewhere(job.name, waitsFor));
       const retried = queue.retryNow(id);
-      if (!retried) throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: `${job.name} is not waiting to retry (state ${job.state})` });
+      if (!retried) throw new ConflictError(`${job.name} is not waiting to retry (state ${job.state})`);
       return toJobView(retried);
     },
     'jobs.requeue': async ({ id }) => {
       const queue = await session.queue();
       const job = requireJob(queue, id);
       // A second click while the first moves the file would find it gone half-way: one put-back of a job at a time.
-      if (puttingBack.has(id)) throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: `${job.name} is being put back in the queue already` });
+      if (puttingBack.has(id)) throw new ConflictError(`${job.name} is being put back in the queue already`);
       puttingBack.add(id);
       try {
         return toJobView(await requeueJob(queue, job));
