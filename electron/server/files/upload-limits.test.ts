@@ -5,7 +5,7 @@ import { LIMITS } from '../../../shared';
 import { censusChunks, censusRow, csvText } from '../../../test/helpers/csv-fixtures';
 import { grantFor, importOfUpload, metadata, putFile, rawPut } from '../../../test/helpers/file-handshake';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
+import { eventually, getToken, loggedRows, startTestServer } from '../../../test/helpers/local-server';
 
 let server: TestServer;
 let token: string;
@@ -64,4 +64,23 @@ it('answers an upload with a bad signature at once, even while a large body is s
   const answer = await rawPut(forged, { 'content-type': 'text/csv', 'transfer-encoding': 'chunked' }, censusChunks(2 * LIMITS.fileBytes));
   expect(answer.status).toBe(403);
   expect(await partials()).toEqual([]);
+});
+
+it('answers an upload that goes silent mid-body with a readable 408, keeps nothing, and the address stays usable', async () => {
+  const quick = await startTestServer({ uploadStallMs: 300 });
+  try {
+    const quickToken = await getToken(quick.url);
+    const content = csvText('census', [censusRow(5)]);
+    const grant = await grantFor(quick.url, quickToken, metadata(content));
+    // A tenth of the declared body arrives, then nothing more, as behind a stalled proxy.
+    const answer = await rawPut(grant.uploadUrl, { 'content-type': 'text/csv', 'content-length': content.length * 10 }, [Buffer.from(content)]);
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 408, errors: [expect.stringMatching(/sent no byte for 0.3 s.*nothing was kept/)] });
+    expect((await readdir(quick.ctx.uploadsDir)).filter((n) => n.endsWith('.part'))).toEqual([]);
+    const logged = await loggedRows(quick.url, quickToken, 'limit=10', (row) => row.path.startsWith('/uploads/'));
+    expect(logged.map((row) => row.status)).toEqual([408]);
+    expect((await putFile(grant.uploadUrl, content)).status).toBe(200);
+  } finally {
+    await quick.stop();
+  }
 });

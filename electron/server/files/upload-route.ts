@@ -93,7 +93,12 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
 const tooLarge = (size?: number) =>
   new HttpError(413, [`the file is larger than the limit of ${LIMITS.fileBytes} bytes (100 MB)${size ? `: ${size} bytes` : ''}; nothing was kept`], {}, CLOSE);
 
-/** Streams the body to `path` while hashing; removes the file on any failure or after `stallMs` without a byte. */
+const STALLED = Symbol('stalled');
+
+/**
+ * Streams the body to `path` while hashing; removes the file on any failure or after `stallMs` without a byte.
+ * A stall is answered (408, then the connection closed) rather than cut: the client learns why.
+ */
 async function receiveBody(request: FastifyRequest, path: string, stallMs: number): Promise<{ md5: string; size: number }> {
   const hash = createHash('md5');
   const out = createWriteStream(path, { flags: 'wx', mode: PRIVATE_FILE_MODE });
@@ -103,26 +108,31 @@ async function receiveBody(request: FastifyRequest, path: string, stallMs: numbe
   });
   let size = 0;
   let stalled = false;
-  let timer: NodeJS.Timeout | undefined;
   // A client that went silent (its connection stalled behind a proxy, say) must not hold the address forever.
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      stalled = true;
-      request.raw.destroy(new Error(`no byte received for ${stallMs / 1000} s`));
-    }, stallMs);
-  };
+  let timer: NodeJS.Timeout | undefined;
+  const silence = () => new Promise<typeof STALLED>((resolve) => {
+    timer = setTimeout(() => resolve(STALLED), stallMs);
+  });
+  const chunks = request.raw.iterator({ destroyOnReturn: false })[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   try {
-    arm();
-    for await (const chunk of request.raw.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      arm();
+    for (;;) {
+      const next = chunks.next();
+      const step = await Promise.race([next, silence()]);
+      clearTimeout(timer);
+      if (step === STALLED) {
+        stalled = true;
+        // The read still waiting fails once the answer has closed the connection; nothing is left to learn from it.
+        next.catch(() => undefined);
+        throw new Error(`no byte received for ${stallMs / 1000} s`);
+      }
+      if (step.done) break;
+      const chunk = step.value;
       size += chunk.length;
       if (size > LIMITS.fileBytes) throw new TooLarge();
       if (failed) throw failed;
       hash.update(chunk);
       if (!out.write(chunk)) await once(out, 'drain');
     }
-    clearTimeout(timer);
     await new Promise<void>((resolve, reject) => {
       out.end((error?: Error | null) => (error ? reject(error) : resolve()));
     });
@@ -143,7 +153,8 @@ async function receiveBody(request: FastifyRequest, path: string, stallMs: numbe
   }
 }
 
-export function uploadRoute(ctx: ServerContext, stallMs = UPLOAD_STALL_MS) {
+export function uploadRoute(ctx: ServerContext) {
+  const stallMs = ctx.options.uploadStallMs ?? UPLOAD_STALL_MS;
   const receiving = new Set<string>();
   return (app: FastifyInstance) => {
     // Leaves the body unread: the handler streams request.raw itself.
