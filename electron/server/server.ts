@@ -16,6 +16,7 @@ import { fileRoutes } from './files/file-routes';
 import {
   HTTP_SERVER_OPTIONS, MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, newTraceId,
 } from './http/error-handling';
+import { installExpectContinue } from './http/expect-continue';
 import { installJsonBody } from './http/json-body';
 import { maskedLogger } from './http/masked-logger';
 import { HttpError } from './http/http-error';
@@ -118,6 +119,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
       : { http: HTTP_SERVER_OPTIONS }),
   });
   installErrorHandling(app, logger);
+  installExpectContinue(app);
   app.server.on('connect', connectRefusal((refusal) => noteRefused(ctx, refusal)));
   // Answers finished during a stop end their connection, so a keep-alive client does not hold the stop up.
   let stopping = false;

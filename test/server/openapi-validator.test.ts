@@ -157,8 +157,8 @@ describe('the OpenAPI document against the running server', () => {
   it('lists the 405 of every path, the refusals before any route, and describes the upload\'s 200 body', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(operations)) {
-        // 408, 414 and 431 come before the router, so any operation can answer them (hostile-input.test.ts).
-        for (const status of ['405', '408', '414', '431']) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
+        // 408, 414, 417 and 431 come before the router, so any operation can answer them (hostile-input.test.ts).
+        for (const status of ['405', '408', '414', '417', '431']) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
       }
     }
     expect((doc.paths['/uploads/{fileId}']?.put?.responses['408'] as { description: string }).description).toMatch(/no byte for 30 s/);

@@ -161,6 +161,8 @@ export function uploadRoute(ctx: ServerContext) {
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     app.put('/uploads/:fileId', {
+      // The route reads the body itself and counts it; this is the limit Expect: 100-continue is measured against.
+      bodyLimit: LIMITS.fileBytes,
       onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
         try {
           request.uploadFile = checkUploadRequest(ctx, request, receiving);

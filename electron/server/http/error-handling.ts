@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_TITLES, errorBody } from '../../../shared';
 import type { Logger } from '../../lib/logger';
+import { CONTINUE_RE } from './expect-continue';
 import { HttpError } from './http-error';
 
 export const newTraceId = () => randomUUID().replaceAll('-', '');
@@ -126,15 +127,24 @@ function routePattern(url: string): RegExp {
  */
 export const HTTP_SERVER_OPTIONS = { requireHostHeader: false } as const;
 
-const missesHost = (raw: IncomingMessage): boolean =>
-  // An empty Host is valid (a target without an authority); HTTP/1.0 has none.
-  raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1 && raw.headers.host === undefined;
+const isHttp11 = (raw: IncomingMessage): boolean => raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1;
+
+// An empty Host is valid (a target without an authority); HTTP/1.0 has none.
+const missesHost = (raw: IncomingMessage): boolean => isHttp11(raw) && raw.headers.host === undefined;
+
+/** An `Expect` other than 100-continue, which HTTP/1.0 has none of (RFC 9110 section 10.1.1). */
+const unmetExpectation = (raw: IncomingMessage): string | undefined =>
+  isHttp11(raw) && raw.headers.expect !== undefined && !CONTINUE_RE.test(raw.headers.expect) ? raw.headers.expect : undefined;
 
 /** What refuses a request whatever its route, before any route runs. */
 function refusalBeforeRoute(request: FastifyRequest): HttpError | undefined {
   if (request.url.length > MAX_URL_LENGTH) return urlTooLong(request.url);
   if (missesHost(request.raw)) {
     return new HttpError(400, ['an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2); send Host: with the server\'s host and port']);
+  }
+  const expectation = unmetExpectation(request.raw);
+  if (expectation !== undefined) {
+    return new HttpError(417, [`Expect: ${expectation} cannot be met; the only expectation this server knows is 100-continue`]);
   }
   const coding = request.headers['content-encoding'];
   if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {

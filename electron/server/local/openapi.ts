@@ -327,6 +327,7 @@ function answersToAnyRequest(path: string): Record<string, string> {
     408: 'the request was not received in time',
     414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
     415: 'a Content-Encoding other than identity (a compressed body is not unpacked; the answer has Accept-Encoding: identity)',
+    417: 'an Expect header other than 100-continue (100-continue itself is met: the interim answer comes once the checks that need no body passed)',
     431: `the request line and headers are over ${sizeText(MAX_HEADER_BYTES)} together`,
     500: `unexpected server failure${faulted ? ', or a fault injected with errorStatus 500 (see /local/v1/faults)' : ''}; the body carries traceId`,
     503: faulted
