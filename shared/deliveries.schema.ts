@@ -20,6 +20,12 @@ export const deliveryAttemptSchema = z.object({
   /** The event this attempt delivers (the `webhook-id` header), an extension. */
   eventId: z.string(),
   eventType: z.string(),
+  /**
+   * Why a FAILED attempt did not deliver, in words (an extension): the endpoint's non-2xx answer, no answer in
+   * time, no connection, not sent (a URL this server may not send to), or a stop. null while pending and on success.
+   * The local server always sends it; a service that does not is read without it.
+   */
+  failure: z.string().nullable().optional(),
 });
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
 

@@ -33,9 +33,12 @@ function statusOf(value: string | undefined): number | undefined {
 }
 
 export function deliveriesTable(items: DeliveryAttempt[]): string {
-  const rows = [['ID', 'TYPE', 'STATUS', 'HTTP', 'MS', 'RETRIES', 'CREATED (UTC)', 'EVENT']];
+  const rows = [['ID', 'TYPE', 'STATUS', 'HTTP', 'MS', 'RETRIES', 'CREATED (UTC)', 'EVENT', 'WHY IT FAILED']];
   for (const d of items) {
-    rows.push([String(d.id), TYPE[d.type], STATUS[d.status], d.httpStatusCode === null ? '-' : String(d.httpStatusCode), String(d.durationMs), String(d.attemptCount), d.createdAt, d.eventType]);
+    rows.push([
+      String(d.id), TYPE[d.type], STATUS[d.status], d.httpStatusCode === null ? '-' : String(d.httpStatusCode), String(d.durationMs),
+      String(d.attemptCount), d.createdAt, d.eventType, d.failure ?? '',
+    ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');

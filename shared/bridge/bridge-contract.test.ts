@@ -13,7 +13,7 @@ const job = {
 const batch = { id: 1, kind: 'census', records: 2, state: 'sent', createdAt: 1, stateChangedAt: 2, importId: 'x' };
 const attempt = {
   id: 3, type: 1, status: 2, httpStatusCode: 200, durationMs: 12, attemptCount: 0, createdAt: '2026-01-05T10:00:00',
-  eventId: 'evt_1', eventType: 'import.processed',
+  eventId: 'evt_1', eventType: 'import.processed', failure: null,
 };
 const folder = { folder: '/w', state: 'watching' };
 const server = { running: true, url: 'http://127.0.0.1:5000', port: 5000, clientId: 'payroll-uploader-app' };

@@ -29,12 +29,24 @@ CREATE INDEX IF NOT EXISTS events_state ON events(state);
 CREATE TABLE IF NOT EXISTS deliveries (
   id INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL, client_id TEXT NOT NULL, type INTEGER NOT NULL,
   status INTEGER NOT NULL, http_status INTEGER, duration_ms INTEGER NOT NULL DEFAULT 0, attempt_count INTEGER NOT NULL,
-  url TEXT NOT NULL, created_at TEXT NOT NULL);
+  url TEXT NOT NULL, created_at TEXT NOT NULL, failure TEXT);
 CREATE INDEX IF NOT EXISTS deliveries_client ON deliveries(client_id, id);
 CREATE TABLE IF NOT EXISTS request_log (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL,
   duration_ms INTEGER NOT NULL, trace_id TEXT NOT NULL, client_id TEXT, request_body TEXT, response_body TEXT);
 `;
+
+/** Columns added since the first release: a data folder made before gets them when it is opened. */
+const ADDED_COLUMNS: { table: string; column: string; type: string }[] = [
+  { table: 'deliveries', column: 'failure', type: 'TEXT' },
+];
+
+function addMissingColumns(db: Db): void {
+  for (const { table, column, type } of ADDED_COLUMNS) {
+    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+    if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+}
 
 export const DB_FILE = 'payroll-local.sqlite';
 
@@ -59,6 +71,7 @@ export function openDatabase(dataDir: string): Db {
   const db = new Database(file);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   db.exec(SCHEMA);
+  addMissingColumns(db);
   return db;
 }
 

@@ -143,6 +143,7 @@ const RULES: Partial<Record<SchemaName, Rules>> = {
       type: { description: '1 NEW (first attempt), 2 RETRY' },
       status: { description: '1 PENDING, 2 SUCCESS, 3 FAILED' },
       httpStatusCode: { description: 'null while pending and after a time-out or connection error' },
+      failure: { description: 'why a FAILED attempt did not deliver, in words (an extension of this service): the non-2xx answer, no answer within 5 s, no connection, not sent, or a stop; null while pending and on success' },
       createdAt: { description: 'UTC written YYYY-MM-DDTHH:MM:SS, without zone designator' },
     },
   },

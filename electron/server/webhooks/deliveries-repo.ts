@@ -18,7 +18,7 @@ export type EventRow = {
 
 export type DeliveryRow = {
   id: number; event_id: string; client_id: string; type: 1 | 2; status: 1 | 2 | 3; http_status: number | null;
-  duration_ms: number; attempt_count: number; url: string; created_at: string;
+  duration_ms: number; attempt_count: number; url: string; created_at: string; failure: string | null;
 };
 
 /** An attempt row joined with its event's type. */
@@ -38,6 +38,7 @@ export function toDeliveryAttempt(row: DeliveryWithEvent): DeliveryAttempt {
     createdAt: toZonelessUtc(new Date(row.created_at)),
     eventId: row.event_id,
     eventType: row.event_type,
+    failure: row.failure,
   };
 }
 
@@ -94,18 +95,22 @@ export function insertPendingAttempt(
   return Number(result.lastInsertRowid);
 }
 
-export function closeAttempt(db: Db, id: number, outcome: { success: boolean; httpStatus: number | null; durationMs: number }): void {
-  statement(db, 'UPDATE deliveries SET status = ?, http_status = ?, duration_ms = ? WHERE id = ?').run(
-    outcome.success ? DELIVERY_STATUS.SUCCESS : DELIVERY_STATUS.FAILED, outcome.httpStatus, outcome.durationMs, id,
+/** Closes an attempt: SUCCESS without a `failure`, FAILED with one. */
+export function closeAttempt(db: Db, id: number, outcome: { failure: string | null; httpStatus: number | null; durationMs: number }): void {
+  statement(db, 'UPDATE deliveries SET status = ?, http_status = ?, duration_ms = ?, failure = ? WHERE id = ?').run(
+    outcome.failure === null ? DELIVERY_STATUS.SUCCESS : DELIVERY_STATUS.FAILED, outcome.httpStatus, outcome.durationMs, outcome.failure, id,
   );
 }
+
+/** The `failure` of an attempt cut short by a stop (or left open by a crash). */
+export const STOPPED_FAILURE = 'the server stopped before the attempt finished';
 
 /** Closes as FAILED every PENDING attempt except those still in flight in this process (left by a crash). */
 export function closeOrphanedAttempts(db: Db, inFlight: number[]): number {
   const all = statement(db, 'SELECT id FROM deliveries WHERE status = ?').all(DELIVERY_STATUS.PENDING) as { id: number }[];
   const orphans = all.map((r) => r.id).filter((id) => !inFlight.includes(id));
-  const close = statement(db, 'UPDATE deliveries SET status = ?, http_status = NULL WHERE id = ?');
-  for (const id of orphans) close.run(DELIVERY_STATUS.FAILED, id);
+  const close = statement(db, 'UPDATE deliveries SET status = ?, http_status = NULL, failure = ? WHERE id = ?');
+  for (const id of orphans) close.run(DELIVERY_STATUS.FAILED, STOPPED_FAILURE, id);
   return orphans.length;
 }
 

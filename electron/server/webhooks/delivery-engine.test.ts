@@ -64,6 +64,9 @@ describe('webhook delivery', () => {
     expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.attemptCount])).toEqual([
       [1, 3, 500, 0], [2, 3, 503, 1], [2, 2, 200, 2],
     ]);
+    expect(list.map((a) => a.failure)).toEqual([
+      'the endpoint answered 500; only a 2xx answer counts as delivered', 'the endpoint answered 503; only a 2xx answer counts as delivered', null,
+    ]);
     expect(new Set(list.map((a) => a.eventId)).size).toBe(1);
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([list[0]?.eventId, list[0]?.eventId, list[0]?.eventId]);
     expect(new Set(receiver.requests.map((r) => r.body)).size).toBe(1);
@@ -94,7 +97,7 @@ describe('webhook delivery', () => {
     receiver.script({ status: 200, delayMs: 6000 });
     await importCensus(url, token);
     const list = await settledAttempts(url, token, 2, 30_000);
-    expect(list[0]).toMatchObject({ type: 1, status: 3, httpStatusCode: null, attemptCount: 0 });
+    expect(list[0]).toMatchObject({ type: 1, status: 3, httpStatusCode: null, attemptCount: 0, failure: 'no answer within 5 s' });
     expect(list[0]?.durationMs).toBeGreaterThanOrEqual(5000);
     expect(list[1]).toMatchObject({ type: 2, status: 2, httpStatusCode: 200, attemptCount: 1 });
   });
@@ -119,11 +122,13 @@ describe('webhook delivery', () => {
     await importCensus(url, token);
     const cut = await settledAttempts(url, token, 2);
     expect(cut.map((a) => [a.status, a.httpStatusCode])).toEqual([[3, null], [2, 200]]);
+    expect(cut[0]?.failure).toMatch(/^no answer: socket hang up/);
 
     await receiver.close();
     await importCensus(url, token);
     const refused = (await settledAttempts(url, token, 8)).slice(2);
     expect(refused.map((a) => [a.status, a.httpStatusCode, a.attemptCount])).toEqual([0, 1, 2, 3, 4, 5].map((n) => [3, null, n]));
+    for (const a of refused) expect(a.failure).toMatch(/^no answer: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
   });
 
   it('never follows a redirect: a 3xx is a failure', async () => {
@@ -132,6 +137,7 @@ describe('webhook delivery', () => {
     await importCensus(url, token);
     const list = await settledAttempts(url, token, 2);
     expect(list.map((a) => [a.status, a.httpStatusCode])).toEqual([[3, 307], [2, 200]]);
+    expect(list[0]?.failure).toBe('the endpoint answered 307; only a 2xx answer counts as delivered');
     expect(receiver.requests.map((r) => r.url)).toEqual(['/hook', '/hook']);
   });
 

@@ -16,8 +16,7 @@ import {
   activeEvents, closeAttempt, closeOrphanedAttempts, findDelivery, getDeliveryRow, getEvent, insertEvent,
   insertPendingAttempt, updateEventSchedule,
 } from './deliveries-repo';
-import type { SendOutcome } from './webhook-sender';
-import { sendWebhook, webhookHeaders } from './webhook-sender';
+import { failureOf, sendWebhook, webhookHeaders } from './webhook-sender';
 
 export type DeliveryEngine = {
   /** Records the event of a finished import and delivers it to the client's webhook, if one is registered. */
@@ -70,7 +69,6 @@ export function eventOfImport(result: ImportResult, now = new Date()): WebhookEv
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const isSuccess = (o: SendOutcome) => o.kind === 'answered' && o.httpStatus !== null && o.httpStatus >= 200 && o.httpStatus < 300;
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const { db, logger } = deps;
@@ -122,11 +120,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       url: send.url, body: send.body, timeoutMs: deps.timeoutMs, signal: abort.signal, allowRemote: deps.allowRemoteWebhooks === true,
       headers: webhookHeaders(send.secret, send.eventId, send.body, new Date()),
     }).then((outcome) => {
-      const success = isSuccess(outcome);
+      const failure = failureOf(outcome, deps.timeoutMs);
+      const success = failure === null;
       if (outcome.kind === 'refused') logger.warn(`attempt ${deliveryId} of ${send.eventId} was not sent: ${outcome.detail ?? 'refused'}`);
       else logger.debug(`attempt ${deliveryId} of ${send.eventId}: ${outcome.kind} ${outcome.httpStatus ?? '-'} in ${outcome.durationMs} ms${outcome.detail ? ` (${outcome.detail})` : ''}`);
       db.transaction(() => {
-        closeAttempt(db, deliveryId, { success, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs });
+        closeAttempt(db, deliveryId, { failure, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs });
         record(success);
       })();
       after();

@@ -52,12 +52,13 @@ describe('delivery schedule across restarts', () => {
     const token = await getToken(first.url);
     await importCensus(first.url, token);
     await eventually(() => (receiver.requests.length === 1 ? true : undefined));
-    expect((await attempts(first.url, token))[0]).toMatchObject({ status: 1, httpStatusCode: null, durationMs: 0 });
+    expect((await attempts(first.url, token))[0]).toMatchObject({ status: 1, httpStatusCode: null, durationMs: 0, failure: null });
     await first.stop();
 
     const second = await start([50, 50, 50, 50, 50]);
     const list = await settledAttempts(second.url, await getToken(second.url), 2);
     expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.attemptCount])).toEqual([[1, 3, null, 0], [2, 2, 200, 1]]);
+    expect(list.map((a) => a.failure)).toEqual(['the server stopped before the attempt finished', null]);
   });
 
   it('closes an attempt a crash left PENDING as FAILED, and the schedule goes on', async () => {
@@ -75,6 +76,7 @@ describe('delivery schedule across restarts', () => {
     const server = await start([50, 50, 50, 50, 50]);
     const list = await settledAttempts(server.url, await getToken(server.url), 2);
     expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.attemptCount])).toEqual([[1, 3, null, 0], [2, 2, 200, 1]]);
+    expect(list[0]?.failure).toBe('the server stopped before the attempt finished');
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([list[0]?.eventId, list[0]?.eventId]);
   });
 });
@@ -102,12 +104,12 @@ describe('a remote webhook URL across restarts', () => {
 
     await importCensus(second.url, token);
     const [attempt] = await settledAttempts(second.url, token, 1);
-    expect(attempt).toMatchObject({ type: 1, status: 3, httpStatusCode: null, durationMs: 0, attemptCount: 0 });
+    expect(attempt).toMatchObject({ type: 1, status: 3, httpStatusCode: null, durationMs: 0, attemptCount: 0, failure: `not sent: ${reason}` });
     expect(lines.join('')).toContain(`attempt ${attempt?.id} of ${attempt?.eventId} was not sent: ${reason}`);
     // A redelivery asked for by hand is refused the same way.
     expect((await api(second.url, token, 'POST', `/local/v1/deliveries/${attempt?.id}/redeliver`)).status).toBe(202);
     const list = await settledAttempts(second.url, token, 2);
-    expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.durationMs])).toEqual([[1, 3, null, 0], [2, 3, null, 0]]);
+    expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.durationMs, a.failure])).toEqual([[1, 3, null, 0, `not sent: ${reason}`], [2, 3, null, 0, `not sent: ${reason}`]]);
     expect(receiver.requests).toHaveLength(0);
 
     // Registered again, on this machine, it is delivered.

@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { STOPPED_FAILURE } from './deliveries-repo';
 import { webhookSendRefusal } from './webhook-url';
 
 export const WEBHOOK_USER_AGENT = 'PayrollLocalServer-Webhooks/1.0';
@@ -40,6 +41,24 @@ export type SendOutcome = {
   durationMs: number;
   detail?: string;
 };
+
+/** Why an attempt did not deliver, in words for the audit (`failure`); null when it did. */
+export function failureOf(outcome: SendOutcome, timeoutMs: number): string | null {
+  switch (outcome.kind) {
+    case 'answered':
+      return outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300
+        ? null
+        : `the endpoint answered ${outcome.httpStatus ?? 'without a status'}; only a 2xx answer counts as delivered`;
+    case 'timeout':
+      return `no answer within ${timeoutMs / 1000} s`;
+    case 'error':
+      return `no answer: ${outcome.detail ?? 'the connection failed'}`;
+    case 'aborted':
+      return STOPPED_FAILURE;
+    case 'refused':
+      return `not sent: ${outcome.detail ?? 'the URL may not be sent to'}`;
+  }
+}
 
 export type SendRequest = {
   url: string; headers: Record<string, string>; body: string; timeoutMs: number; signal: AbortSignal;

@@ -11,7 +11,7 @@ import { DeliveriesScreen } from './deliveries-screen';
 
 const attempt = (id: number, fields: Partial<DeliveryAttempt>): DeliveryAttempt => ({
   id, type: 1, status: 2, httpStatusCode: 200, durationMs: 12, attemptCount: 0,
-  createdAt: '2026-11-22T10:00:00', eventId: 'msg_first', eventType: 'import.processed', ...fields,
+  createdAt: '2026-11-22T10:00:00', eventId: 'msg_first', eventType: 'import.processed', failure: null, ...fields,
 });
 
 function auditBridge(initial: DeliveryAttempt[]) {
@@ -38,7 +38,7 @@ function auditBridge(initial: DeliveryAttempt[]) {
 }
 
 const failedThenRetried = [
-  attempt(1, { status: 3, httpStatusCode: 500, durationMs: 40 }),
+  attempt(1, { status: 3, httpStatusCode: 500, durationMs: 40, failure: 'the endpoint answered 500; only a 2xx answer counts as delivered' }),
   attempt(2, { type: 2, status: 2, httpStatusCode: 204, durationMs: 1500, attemptCount: 1, createdAt: '2026-11-22T10:00:02' }),
   attempt(3, { status: 3, httpStatusCode: null, durationMs: 5000, eventId: 'msg_second', eventType: 'import.rejected' }),
 ];
@@ -94,7 +94,9 @@ describe('DeliveriesScreen', () => {
     await user.click(screen.getByRole('button', { name: 'Show' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delivery 1' });
     await within(dialog).findByText('msg_first');
-    expect(within(within(dialog).getByRole('rowheader', { name: 'HTTP code' }).closest('tr')!).getByRole('cell').textContent).toBe('500');
+    const cellOf = (label: string) => within(within(dialog).getByRole('rowheader', { name: label }).closest('tr')!).getByRole('cell').textContent;
+    expect(cellOf('HTTP code')).toBe('500');
+    expect(cellOf('Why it failed')).toBe('the endpoint answered 500; only a 2xx answer counts as delivered');
     await user.click(within(dialog).getByRole('button', { name: 'Send again now' }));
     expect((await within(dialog).findByRole('status')).textContent).toBe('Sent again as delivery 4.');
   });
@@ -121,6 +123,8 @@ describe('DeliveriesScreen', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delivery 2' });
     await within(dialog).findByText('Sending again is available with the local server only.');
     expect(within(dialog).queryByRole('button', { name: 'Send again now' })).toBeNull();
+    // A delivered try has nothing to explain.
+    expect(within(dialog).queryByRole('rowheader', { name: 'Why it failed' })).toBeNull();
   });
 
   it('tells a new user what deliveries are and what to do, or to set up a connection first', async () => {

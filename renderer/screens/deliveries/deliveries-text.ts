@@ -69,6 +69,7 @@ export const deliveriesText = {
       httpStatusCode: 'HTTP code',
       durationMs: 'Duration',
       attemptCount: 'Attempt count',
+      failure: 'Why it failed',
     },
     redeliver: 'Send again now',
     redeliverHelp: 'Sends this event to the webhook address again, as a new try outside the automatic retries.',

@@ -26,6 +26,8 @@ export function DeliveryDetail({ id, onClose }: { id: number | undefined; onClos
     [t.fields.httpStatusCode, httpCodeText(d)],
     [t.fields.durationMs, durationText(d)],
     [t.fields.attemptCount, d.attemptCount],
+    // The local server says why a failed try failed; another service may not.
+    ...(d.failure ? [[t.fields.failure, d.failure] as [string, React.ReactNode]] : []),
   ] : [];
 
   return (
