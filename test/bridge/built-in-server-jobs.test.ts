@@ -81,9 +81,14 @@ describe('files and the built-in local test server', () => {
     // Started again (on the port it had), the watch goes on by itself and both files reach it, queued for it by name.
     const folders: FolderState[] = [];
     const offFolder = engine.session.on('folder', (state) => folders.push(state));
+    const warnings: string[] = [];
+    const offWarning = engine.session.on('warning', (line) => warnings.push(line));
     expect((await ok('localServer.start', {})).port).toBe(port);
     await eventually(() => (folders.some((f) => f.state === 'watching') ? true : undefined), 30_000);
     offFolder();
+    offWarning();
+    // Not "from the last run": the app ran all along, and the upload waited for this server.
+    expect(warnings).toEqual(['taking up 1 upload that waited for this service']);
     await eventually(() => (uploadedOnServer(md5Of(first)) === 1 && uploadedOnServer(md5Of(second)) === 1 ? true : undefined), 30_000);
     const jobs = (await engine.session.queue()).jobs().filter((j) => j.name.startsWith('census-'));
     expect(jobs.map((j) => [j.name, j.baseUrl]).sort()).toEqual([['census-first.csv', EMBEDDED_SERVICE], ['census-second.csv', EMBEDDED_SERVICE]]);

@@ -47,6 +47,11 @@ export type UploadQueueOptions = {
    * sent. Default true.
    */
   files?: boolean;
+  /**
+   * true when the queue is opened again within one run, because its service changed (another environment, the
+   * built-in server started again): unfinished jobs are then said to be taken up, not resumed "from the last run".
+   */
+  reopened?: boolean;
 };
 
 export type UploadQueue = {
@@ -291,7 +296,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     const filings = resumed.length - uploads;
     if (uploads > 0 || filings > 0) {
       const parts = [uploads > 0 ? `${uploads} upload${uploads === 1 ? '' : 's'}` : '', filings > 0 ? `the filing of ${filings} finished file${filings === 1 ? '' : 's'}` : ''];
-      emitter.emit('notice', `resuming ${parts.filter(Boolean).join(' and ')} from the last run`);
+      const what = parts.filter(Boolean).join(' and ');
+      emitter.emit('notice', options.reopened ? `taking up ${what} that waited for this service` : `resuming ${what} from the last run`);
     }
     const foreign = new Map<string, number>();
     for (const job of journal.liveJobs()) {

@@ -237,7 +237,7 @@ export function createSession(options: SessionOptions): Session {
     const target = targetNow();
     const opened = await openUploaderPart({
       dataDir: options.dataDir, settings, api: pinnedApi(target), service: target.service, files: options.files ?? true,
-      logger, emit: emitFromUploader,
+      logger, emit: emitFromUploader, reopened: uploaderTarget !== undefined,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.claimTimeoutMs !== undefined ? { claimTimeoutMs: options.claimTimeoutMs } : {}),
     });

@@ -34,6 +34,8 @@ export type UploaderPartOptions = {
   files: boolean;
   retry?: Partial<RetryPolicy>;
   claimTimeoutMs?: number;
+  /** Opened again in the same run for a new service (UploadQueueOptions.reopened). */
+  reopened?: boolean;
   logger: Logger;
   emit: <K extends keyof UploaderEvents>(name: K, payload: UploaderEvents[K]) => void;
 };
@@ -58,6 +60,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
   const queue = createUploadQueue({
     dataDir: options.dataDir, api: options.api, settings: options.settings, logger: logger.child('queue'),
     ...(options.retry ? { retry: options.retry } : {}), files, ...(service ? { service } : {}),
+    reopened: options.reopened === true,
   });
   for (const name of ['job', 'progress', 'result', 'batch', 'error', 'notice'] as const) {
     queue.on(name, (payload) => emit(name, payload as never));
