@@ -46,3 +46,11 @@ export function formatCalendarDate(value: string, locale?: string): string {
 // One formatter for the app: toLocaleString() builds a new one on every call, which showed in profiles of a busy Queue.
 const integer = new Intl.NumberFormat();
 export const formatNumber = (n: number) => integer.format(n);
+
+/** The core's and the service's reasons are clauses ("the service cannot be reached"); on screen they read as a sentence. */
+export function asSentence(text: string | undefined): string {
+  const trimmed = text?.trim();
+  if (!trimmed) return '';
+  const start = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(start) ? start : `${start}.`;
+}

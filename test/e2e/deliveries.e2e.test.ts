@@ -78,7 +78,8 @@ describe('Deliveries and the local server in Chromium', () => {
     const failedId = (await failed.getByRole('rowheader').textContent())!;
     await failed.getByRole('button', { name: `Details of delivery ${failedId}` }).click();
     const dialog = page.getByRole('dialog', { name: `Delivery ${failedId}` });
-    await dialog.getByRole('cell', { name: '500' }).waitFor();
+    await dialog.getByRole('cell', { name: '500', exact: true }).waitFor();
+    await dialog.getByRole('cell', { name: 'The endpoint answered 500; only a 2xx answer counts as delivered.' }).waitFor();
     await screenshots(page, 'deliveries-detail');
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Send again now' }).click();

@@ -96,7 +96,7 @@ describe('DeliveriesScreen', () => {
     await within(dialog).findByText('msg_first');
     const cellOf = (label: string) => within(within(dialog).getByRole('rowheader', { name: label }).closest('tr')!).getByRole('cell').textContent;
     expect(cellOf('HTTP code')).toBe('500');
-    expect(cellOf('Why it failed')).toBe('the endpoint answered 500; only a 2xx answer counts as delivered');
+    expect(cellOf('Why it failed')).toBe('The endpoint answered 500; only a 2xx answer counts as delivered.');
     await user.click(within(dialog).getByRole('button', { name: 'Send again now' }));
     expect((await within(dialog).findByRole('status')).textContent).toBe('Sent again as delivery 4.');
   });

@@ -2,6 +2,7 @@
 import { Alert, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { BridgeError } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
+import { asSentence } from '../../components/format';
 import { useDelivery, useIsLocalMode, useRedeliver } from '../../data/deliveries-queries';
 import { deliveriesText } from './deliveries-text';
 import { deliveryTime, durationText, eventText, httpCodeText } from './delivery-format';
@@ -27,7 +28,7 @@ export function DeliveryDetail({ id, onClose }: { id: number | undefined; onClos
     [t.fields.durationMs, durationText(d)],
     [t.fields.attemptCount, d.attemptCount],
     // The local server says why a failed try failed; another service may not.
-    ...(d.failure ? [[t.fields.failure, d.failure] as [string, React.ReactNode]] : []),
+    ...(d.failure ? [[t.fields.failure, asSentence(d.failure)] as [string, React.ReactNode]] : []),
   ] : [];
 
   return (

@@ -8,7 +8,7 @@ import { memo } from 'react';
 import type { JobProgressView, JobView } from '../../../shared/bridge';
 import { PROFILE_TITLES } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatBytes, formatDuration, formatSpeed, formatTime } from '../../components/format';
+import { asSentence, formatBytes, formatDuration, formatSpeed, formatTime } from '../../components/format';
 import { useBridgeMutation } from '../../data/bridge-queries';
 import { queueText as t } from './queue-text';
 import { stepOf, type QueueStep } from './queue-step';
@@ -51,20 +51,12 @@ function RetryNow({ job }: { job: JobView }) {
   );
 }
 
-/** The core's reasons are clauses ("the service cannot be reached"); before "Next try at …" they read as a sentence. */
-function sentence(text: string | undefined): string {
-  const trimmed = text?.trim();
-  if (!trimmed) return '';
-  const start = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(start) ? start : `${start}.`;
-}
-
 function help(job: JobView, step: QueueStep): string {
   const { waitsFor } = job;
   if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(PROFILE_TITLES[waitsFor.profile], waitsFor.address ?? '');
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
   if (step === 'waiting') {
-    return [sentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]
+    return [asSentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]
       .filter(Boolean).join(' ');
   }
   return t.stepHelp[step];
