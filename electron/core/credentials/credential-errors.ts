@@ -35,9 +35,10 @@ export class MissingCredentialsError extends Error {
     readonly profile: string,
     detail: string,
   ) {
+    // The desktop app and the command line share this message: the clerk's way first, the command line's after.
     super(
-      `${detail} Run \`payroll-uploader credentials set --env ${profile}\` or set PAYROLL_CLIENT_ID and ` +
-        'PAYROLL_CLIENT_SECRET.',
+      `${detail} Enter them in the app's Settings; on the command line run \`payroll-uploader credentials set --env ${profile}\` ` +
+        'or set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET.',
     );
   }
 }

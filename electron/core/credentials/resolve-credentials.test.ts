@@ -82,7 +82,8 @@ describe('resolveCredentials', () => {
   it('tells how to fix a profile without client id', async () => {
     const error = await caught(resolveCredentials({ profile: 'production', settings: settings.get(), store, env: {} }));
     expect(error).toBeInstanceOf(MissingCredentialsError);
-    expect(error.message).toContain('payroll-uploader credentials set --env production');
+    // The clerk's way first (the desktop app shows this message too), then the command line's.
+    expect(error.message).toMatch(/Enter them in the app's Settings; on the command line run `payroll-uploader credentials set --env production`/);
     expect(error.message).toContain('PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET');
   });
 
