@@ -12,6 +12,8 @@ export const FILE_TYPES = {
 export type FileTypeCode = keyof typeof FILE_TYPES;
 export type FileTypeName = (typeof FILE_TYPES)[FileTypeCode]['name'];
 export const FILE_TYPE_CODES = Object.keys(FILE_TYPES) as FileTypeCode[];
+/** In a filter by file type: a file whose type was never read (it was refused before that). */
+export const NO_FILE_TYPE = 'none';
 
 export function fileTypeOfKind(kind: RecordKind): FileTypeCode {
   return kind === 'census' ? '1' : '2';

@@ -8,6 +8,7 @@ import {
   type BatchView, type BridgeApi, type BridgeEvent, type BridgeEventName, type BridgeMethodName, type BridgeRequest,
   type BridgeResponse, type CredentialStatus, type FolderState, type JobDetail, type JobView,
 } from '../../shared/bridge';
+import { NO_FILE_TYPE } from '../../shared/files.schema';
 import { DEFAULT_SETTINGS, settingsSchema, type ProfileName, type Settings } from '../../shared/settings.schema';
 
 type Handler<M extends BridgeMethodName> = (request: BridgeRequest<M>) => unknown;
@@ -144,7 +145,7 @@ export function createMemoryBridge(initial: Partial<MemoryState> & { platform?: 
         (q.finished === undefined || j.finished === q.finished)
         && (!q.outcomes || (j.outcome !== undefined && q.outcomes.includes(j.outcome)))
         && (!q.states || q.states.includes(j.state))
-        && (!q.fileTypes || (j.fileType !== undefined && q.fileTypes.includes(j.fileType)))
+        && (!q.fileTypes || q.fileTypes.includes(j.fileType ?? NO_FILE_TYPE))
         && (!q.text || j.name.toLowerCase().includes(q.text.toLowerCase()))
         && (!q.foundFrom || j.foundDay >= q.foundFrom)
         && (!q.foundTo || j.foundDay <= q.foundTo));

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { deliveryAttemptSchema } from '../deliveries.schema';
-import { FILE_TYPE_CODES, type FileTypeCode } from '../files.schema';
+import { FILE_TYPE_CODES, NO_FILE_TYPE, type FileTypeCode } from '../files.schema';
 import { recordErrorSchema } from '../imports.schema';
 import { RECORD_KINDS } from '../records.schema';
 import { PROFILE_NAMES, settingsSchema, type Settings } from '../settings.schema';
@@ -84,7 +84,8 @@ export const jobQuerySchema = z.strictObject({
   states: z.array(jobStateSchema).max(JOB_STATES.length).optional(),
   /** Jobs with one of these outcomes; combined with `states` as one list of states. */
   outcomes: z.array(jobOutcomeSchema).max(JOB_OUTCOMES.length).optional(),
-  fileTypes: z.array(fileTypeCodeSchema).max(10).optional(),
+  /** Jobs of one of these file types; `none`: files whose type was never read (refused before it was known). */
+  fileTypes: z.array(z.union([fileTypeCodeSchema, z.literal(NO_FILE_TYPE)])).max(10).optional(),
   /** Found on or after this day (YYYY-MM-DD, local time). */
   foundFrom: isoDay.optional(),
   /** Found on or before this day (YYYY-MM-DD, local time). */

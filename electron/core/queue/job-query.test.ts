@@ -86,6 +86,15 @@ describe('job queries', () => {
     expect(all.total).toBe(expected.length);
   });
 
+  it('finds the files whose type was never read by the type "none", alone or with a type', () => {
+    const unread = journal.insertJob({ path: '/w/no-header.csv', name: 'no-header.csv', size: 1, mtimeMs: 1 }, T0 + 500_000, day(0));
+    journal.update(unread.id, { state: 'rejected', archivedAt: T0 }, T0);
+    expect(query.window({ ...base, fileTypes: ['none'] }).items.map((j) => j.name)).toEqual(['no-header.csv']);
+    expect(query.window({ ...base, fileTypes: ['2', 'none'], limit: 500 }).total).toBe(151);
+    expect(query.window({ ...base, fileTypes: ['1'], limit: 500 }).total).toBe(150);
+    expect(query.window({ ...base, fileTypes: [] }).total).toBe(0);
+  });
+
   it('matches short text and the characters LIKE and FTS treat specially as plain text', () => {
     expect(query.window({ ...base, text: '07' }).items.map((j) => j.name)).toContain('receipts_0007_50%_off".csv');
     expect(query.window({ ...base, text: '50%' }).total).toBe(1);

@@ -4,7 +4,7 @@
  * writes) and adds its own indexes and a trigram index of the file names, kept current by triggers in SQLite itself.
  */
 import Database from 'libsql';
-import type { FileTypeCode } from '../../../shared';
+import { NO_FILE_TYPE, type FileTypeCode } from '../../../shared';
 import type { BatchJob, BatchState, Job, JobState } from './job-types';
 import type { RecordKind } from '../../../shared';
 
@@ -15,7 +15,8 @@ export type JobSortKey = 'foundAt' | 'name' | 'state' | 'size';
 export type JobFilter = {
   /** Any of these states (outcomes are states too). */
   states?: readonly JobState[];
-  fileTypes?: readonly FileTypeCode[];
+  /** Any of these types; `none` for a file whose type was never read. */
+  fileTypes?: readonly (FileTypeCode | typeof NO_FILE_TYPE)[];
   /** Found on or after / on or before this local day, YYYY-MM-DD. */
   foundFrom?: string;
   foundTo?: string;
@@ -132,7 +133,16 @@ function whereOf(filter: JobFilter, textBy: 'index' | 'like'): { sql: string; pa
     params.push(...values);
   };
   if (filter.states) anyOf('state', [...new Set(filter.states)]);
-  if (filter.fileTypes) anyOf('file_type', [...new Set(filter.fileTypes)]);
+  if (filter.fileTypes) {
+    const types = new Set(filter.fileTypes);
+    const read = [...types].filter((type) => type !== NO_FILE_TYPE);
+    const alternatives = [
+      ...(read.length > 0 ? [`file_type IN (${read.map(() => '?').join(', ')})`] : []),
+      ...(types.has(NO_FILE_TYPE) ? ['file_type IS NULL'] : []),
+    ];
+    where.push(alternatives.length === 0 ? '0' : `(${alternatives.join(' OR ')})`);
+    params.push(...read);
+  }
   if (filter.foundFrom) {
     where.push('found_day >= ?');
     params.push(filter.foundFrom);

@@ -2,6 +2,7 @@
 import { Button, Group, Paper, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { memo, useMemo, useState } from 'react';
+import { NO_FILE_TYPE } from '../../../shared';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
@@ -43,7 +44,10 @@ function Filters({ value, onChange }: { value: FileFilters; onChange: (next: Fil
         data={[{ value: '', label: t.filters.all }, ...Object.entries(t.outcomes).map(([v, label]) => ({ value: v, label }))]}
         onChange={(e) => set('outcome', e.currentTarget.value as FileFilters['outcome'])} />
       <NativeSelect label={t.filters.type} value={value.type} w="9rem"
-        data={[{ value: '', label: t.filters.all }, ...Object.entries(t.types).map(([v, label]) => ({ value: v, label }))]}
+        data={[
+          { value: '', label: t.filters.all }, ...Object.entries(t.types).map(([v, label]) => ({ value: v, label })),
+          { value: NO_FILE_TYPE, label: t.unknownTypeFilter },
+        ]}
         onChange={(e) => set('type', e.currentTarget.value as FileFilters['type'])} />
       <TextInput label={t.filters.from} type="date" value={value.from} onChange={(e) => set('from', e.currentTarget.value)} w="11rem" />
       <TextInput label={t.filters.to} type="date" value={value.to} onChange={(e) => set('to', e.currentTarget.value)} w="11rem" />

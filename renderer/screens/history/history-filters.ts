@@ -1,10 +1,12 @@
 /** The filters of the History screen and the jobs.query request they make. */
+import type { FileTypeCode, NO_FILE_TYPE } from '../../../shared';
 import type { JobQuery } from '../../../shared/bridge';
 
 export type FileFilters = {
   text: string;
   outcome: '' | 'uploaded' | 'rejected' | 'duplicate';
-  type: '' | '1' | '2';
+  /** `none`: files whose type was never read (refused before it was known). */
+  type: '' | FileTypeCode | typeof NO_FILE_TYPE;
   from: string;
   to: string;
 };

@@ -71,6 +71,18 @@ describe('HistoryScreen', () => {
     expect(await screen.findByText('2 files')).toBeTruthy();
   });
 
+  it('finds a refused file whose type was never read ("—") under the type Not known', async () => {
+    const bridge = createMemoryBridge({ jobs: [
+      makeJob({ name: 'census-a.csv' }), makeJob({ name: 'no-header.csv', state: 'rejected', fileType: undefined, lastError: 'the header is missing' }),
+    ] });
+    renderScreen(<HistoryScreen />, bridge);
+    await screen.findByText('2 files');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'Not known (—)');
+    expect(await screen.findByText('1 file')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'no-header.csv' })).toBeTruthy();
+    expect(queries(bridge).at(-1)).toMatchObject({ fileTypes: ['none'] });
+  });
+
   it('opens a refused file to its reasons with line numbers, and puts it back in the queue', async () => {
     const bridge = createMemoryBridge({ jobs: [refused()] });
     renderScreen(<HistoryScreen />, bridge);

@@ -31,6 +31,8 @@ export const historyText = {
   batchName: (kind: string, id: number) => `${kind} batch ${id}`,
   loadingRow: 'Loading…',
   unknownType: '—',
+  /** The Type filter's choice for files refused before their type was read (shown as "—"). */
+  unknownTypeFilter: 'Not known (—)',
   showMore: 'Show more',
   empty: {
     title: 'No finished files yet',
