@@ -47,6 +47,8 @@ export type FileTypeRule = z.infer<typeof fileTypeRuleSchema>;
 /** How row problems found before an upload are handled; whole-file problems always refuse the file. */
 export const PREFLIGHT_MODES = ['warn', 'block', 'off'] as const;
 export type PreflightMode = (typeof PREFLIGHT_MODES)[number];
+/** The row-check setting as the Settings screen labels it, and as the core's messages name it to the clerk. */
+export const PREFLIGHT_TITLE = 'Checking rows before upload';
 
 const ms = (min: number, max: number) => z.number().int().min(min).max(max);
 

@@ -4,7 +4,7 @@
  * sync per file (journals of older versions may still hold `validating`; recovery reads such a job again).
  */
 import { stat } from 'node:fs/promises';
-import { LIMITS } from '../../../shared';
+import { LIMITS, PREFLIGHT_TITLE } from '../../../shared';
 import type { FileTypeCode, RecordError } from '../../../shared';
 import { fileTypeOfKind } from '../../../shared';
 import { checkCsv, type CsvVerdict } from './csv-check';
@@ -94,7 +94,7 @@ function decide(core: QueueCore, job: Job, csv: CsvVerdict, byName: FileTypeCode
   const warnings: RecordError[] = csv.errors.slice(0, MAX_WARNINGS);
   const facts = { ...read, fileType, referenceDate: referenceDateOf(job.name, job.foundDay), warnings, warningCount: csv.rejectedRows };
   if (csv.rejectedRows > 0 && core.settings().preflight === 'block') {
-    return void core.reject(job, `${csv.rejectedRows} of ${csv.rows} rows have problems, and row problems block uploads (setting "preflight": "block")`, facts);
+    return void core.reject(job, `${csv.rejectedRows} of ${csv.rows} rows have problems, and row problems block uploads (Settings, "${PREFLIGHT_TITLE}": Block; "preflight": "block" in the settings file)`, facts);
   }
   core.write(job.id, { ...facts, state: 'granting', attempts: 0, lastError: null });
 }

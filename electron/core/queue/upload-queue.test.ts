@@ -112,7 +112,8 @@ describe('upload queue against the local server', () => {
     const refused = await env.finished(queue, blocked.id);
     expect(refused).toMatchObject({ state: 'rejected', warningCount: 1 });
     const text = await readFile(`${refused.archivedPath!}.error.txt`, 'utf8');
-    expect(text).toContain('row problems block uploads');
+    // Named as the clerk finds it on the Settings screen first, then as the settings file spells it.
+    expect(text).toContain('row problems block uploads (Settings, "Checking rows before upload": Block; "preflight": "block" in the settings file)');
     expect(text).toContain('line 3: hireDate');
   });
 

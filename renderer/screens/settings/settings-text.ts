@@ -1,5 +1,5 @@
 /** Every word of the Settings screen (the first-run set-up reuses the field labels). */
-import { PROFILE_TITLES } from '../../../shared/settings.schema';
+import { PREFLIGHT_TITLE, PROFILE_TITLES } from '../../../shared/settings.schema';
 
 export const settingsText = {
   title: 'Settings',
@@ -100,7 +100,7 @@ export const settingsText = {
     pollInterval: 'Polling interval (seconds)',
     archive: 'Archive folder',
     archiveHelp: 'Where uploaded, refused and duplicate files are moved. Leave empty to keep them in folders inside the watched folder.',
-    preflight: 'Checking rows before upload',
+    preflight: PREFLIGHT_TITLE,
     preflightModes: {
       warn: 'Warn: upload the file and list rows with problems',
       block: 'Block: refuse a file with any row problem',
