@@ -112,7 +112,7 @@ describe('App', () => {
     renderApp(bridge);
     await screen.findByRole('heading', { name: 'Queue', level: 2 });
     bridge.emit('notice', { level: 'warning', message: 'census-a.csv was refused: 2 rows have problems' });
-    bridge.emit('notice', { level: 'error', message: 'Uploads stopped: No base URL for the sandbox profile', until: 'watching' });
+    bridge.emit('notice', { level: 'error', message: 'Uploads stopped: No service address is set for Sandbox: enter it in Settings', until: 'watching' });
     expect(await screen.findByText(/Uploads stopped/)).toBeTruthy();
     bridge.emit('folder', { folder: '/data/exports', state: 'watching' });
     await waitFor(() => expect(screen.queryByText(/Uploads stopped/)).toBeNull());

@@ -94,7 +94,7 @@ describe('session: uploads pinned to their service', () => {
     await session.updateSettings({ profiles: { production: { baseUrl: undefined } } });
     off();
     expect(session.watch.state()).toMatchObject({ state: 'stopped' });
-    expect(errors.join('\n')).toMatch(/No base URL for the production profile/);
+    expect(errors.join('\n')).toMatch(/No service address is set for Production: enter it in Settings \(the settings file's profiles\.production\.baseUrl\)/);
     const third = censusCsv('pinned-third');
     await writeFile(join(watched, 'census-third.csv'), third);
     await new Promise((r) => setTimeout(r, 1500));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { DeliveryAttempt, ImportResult, RecordKind } from '../../../shared';
 import type { FolderState, LocalServerState } from '../../../shared/bridge';
 import type { ProfileName, Settings, SettingsPatch } from '../../../shared/settings.schema';
-import { baseUrlOf } from '../../../shared/settings.schema';
+import { PROFILE_TITLES, baseUrlOf } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
 import { createLogger, type Logger } from '../../lib/logger';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
@@ -147,7 +147,8 @@ export function createSession(options: SessionOptions): Session {
     clients.clear();
   };
   const notConfigured = (profile: ProfileName) => new NotConfiguredError(
-    `No base URL for the ${profile} profile: set it in the settings${profile === 'local' ? ' or start the local server' : ''}`,
+    `No service address is set for ${PROFILE_TITLES[profile]}: enter it in Settings (the settings file's profiles.${profile}.baseUrl)`
+      + `${profile === 'local' ? ', or start the local server' : ''}`,
   );
 
   const local = createLocalServerPart({
