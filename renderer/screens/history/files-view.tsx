@@ -29,7 +29,8 @@ const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (
       <div role="cell">{job.fileType ? t.types[job.fileType] : t.unknownType}</div>
       <div role="cell">{formatDateTime(job.foundAt)}</div>
       <div role="cell" className="history-optional">{formatBytes(job.size)}</div>
-      <div role="cell" className="history-optional">{job.warningCount > 0 ? formatNumber(job.warningCount) : ''}</div>
+      {/* On a narrow window the headings are hidden, so the count says what it counts. */}
+      <div role="cell">{job.warningCount > 0 && <>{formatNumber(job.warningCount)}<span className="history-narrow-only"> {t.warningsWord(job.warningCount)}</span></>}</div>
     </>
   );
 });
@@ -86,7 +87,7 @@ export function FilesView() {
               <div role="columnheader">{t.columns.type}</div>
               <div role="columnheader">{t.columns.found}</div>
               <div role="columnheader" className="history-optional">{t.columns.size}</div>
-              <div role="columnheader" className="history-optional">{t.columns.warnings}</div>
+              <div role="columnheader">{t.columns.warnings}</div>
             </div>
           </div>
           <div role="rowgroup" ref={listRef} className="history-body" style={{ position: 'relative', height: virtualizer.getTotalSize() }}>

@@ -23,6 +23,7 @@ export const historyText = {
   types: { '1': 'Census', '2': 'Receipt' },
   kinds: { census: 'Census', receipt: 'Receipt' },
   columns: { name: 'File', outcome: 'Outcome', type: 'Type', found: 'Found', size: 'Size', warnings: 'Warnings' },
+  warningsWord: (n: number) => (n === 1 ? 'warning' : 'warnings'),
   batchColumns: { batch: 'Batch', outcome: 'Outcome', records: 'Records', sent: 'Sent', importId: 'Import id', error: 'Problem' },
   tableLabel: 'Finished files',
   batchTableLabel: 'Batches of records sent',
