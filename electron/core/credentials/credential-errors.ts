@@ -1,15 +1,17 @@
 /** Typed errors of the credentials service. None of them ever carries a secret. */
 
-const HEADLESS_HINT = 'for headless use set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET instead';
+const HEADLESS_HINT = 'set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET instead';
 
+/** What to do, the clerk's way first (a desktop session, IT), then a headless machine's. */
 function platformHint(platform: NodeJS.Platform): string {
   if (platform === 'linux') {
     return (
-      'On Linux, install and unlock gnome-keyring (or another Secret Service provider) and run inside a ' +
-      `D-Bus session (DBUS_SESSION_BUS_ADDRESS set, e.g. via dbus-run-session); ${HEADLESS_HINT}.`
+      'Sign in to the desktop so that its keyring is unlocked, or ask your IT support to install and unlock ' +
+      'gnome-keyring (or another Secret Service keyring). On a machine without a desktop, run inside a D-Bus session ' +
+      `(for example with dbus-run-session) with an unlocked keyring, or ${HEADLESS_HINT}.`
     );
   }
-  return `Unlock the system keychain for this user; ${HEADLESS_HINT}.`;
+  return `Unlock the system keychain for this user (signing in again usually does), or ${HEADLESS_HINT}.`;
 }
 
 /** The OS keychain failed for a reason other than being unreachable (e.g. an ambiguous entry). */
@@ -24,7 +26,7 @@ export class KeychainUnavailableError extends KeychainError {
     readonly reason: string,
     platform: NodeJS.Platform = process.platform,
   ) {
-    super(`The OS keychain is not available (${reason}). ${platformHint(platform)}`);
+    super(`The system keychain is not available, so the client secret can be neither saved nor read. ${platformHint(platform)} (Cause: ${reason})`);
   }
 }
 

@@ -102,6 +102,7 @@ process.stdout.write(JSON.stringify(out));
     for (const call of ['get', 'set'] as const) {
       const result = out[call] as { unavailable: boolean; message: string };
       expect(result.unavailable).toBe(true);
+      expect(result.message).toMatch(/^The system keychain is not available, so the client secret can be neither saved nor read\. Sign in to the desktop/);
       expect(result.message).toMatch(/install and unlock gnome-keyring/);
       expect(result.message).toMatch(/D-Bus session/);
       expect(result.message).toMatch(/PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET/);
