@@ -2,7 +2,8 @@
  * One process at a time on a folder: a lock file created with O_EXCL holding the holder's pid and host. A lock left
  * by a process that died (kill -9, a crash, a power cut) is taken over at once when the holder ran on this machine
  * and its pid is gone; a lock of another machine counts as stale once its heartbeat (the file's mtime, renewed every
- * HEARTBEAT_MS) is older than STALE_MS.
+ * HEARTBEAT_MS) is older than STALE_MS. A pid alive on this machine is trusted only while the heartbeat is younger
+ * than SAME_HOST_STALE_MS: after a reboot or a container restart the pid may belong to another program.
  */
 import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
@@ -11,6 +12,13 @@ import { errorCode } from './fs-errors';
 
 export const HEARTBEAT_MS = 10_000;
 export const STALE_MS = 60_000;
+/**
+ * A lock of this machine whose pid is alive but whose heartbeat is older than this is stale all the same: a live
+ * uploader renews it every HEARTBEAT_MS, so only a dead one (its pid now reused: a reboot, a container where the
+ * uploader is always pid 1) or one frozen for minutes misses 30 beats in a row. Far longer than STALE_MS, because
+ * here a live pid is some evidence the holder still runs, and taking a live uploader's lock would let two run.
+ */
+export const SAME_HOST_STALE_MS = 30 * HEARTBEAT_MS;
 
 export type LockHolder = { pid: number; host: string; since: string; what: string };
 
@@ -53,7 +61,9 @@ async function readHolder(path: string): Promise<{ holder: LockHolder; raw: stri
 }
 
 function isStale(found: { holder: LockHolder; mtimeMs: number }, now: number): boolean {
-  if (found.holder.host === hostname() && Number.isInteger(found.holder.pid)) return !alive(found.holder.pid);
+  if (found.holder.host === hostname() && Number.isInteger(found.holder.pid)) {
+    return !alive(found.holder.pid) || now - found.mtimeMs > SAME_HOST_STALE_MS;
+  }
   return now - found.mtimeMs > STALE_MS;
 }
 

@@ -2,9 +2,11 @@
  * Moves a user's file into the archive folders without ever deleting or overwriting anything: a name clash gets a
  * numeric suffix, and the move itself refuses to replace an existing file.
  */
-import { constants } from 'node:fs';
-import { copyFile, link, lstat, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { copyFile, link, lstat, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../lib/fs-errors';
 
 async function exists(path: string): Promise<boolean> {
@@ -35,10 +37,101 @@ export async function freeTarget(dir: string, name: string, withNotes: boolean):
   }
 }
 
+function alreadyExists(path: string): Error {
+  return Object.assign(new Error(`${path} already exists`), { code: 'EEXIST' });
+}
+
+/** link() failed because the volume cannot hard-link (FAT, exFAT, some network shares) or the file has too many links. */
+function cannotLink(code: string | undefined): boolean {
+  return code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP' || code === 'EMLINK';
+}
+
+/**
+ * Our temporary copies across volumes: `.<target name>.<random>.payroll-copy.part`. Hidden and ending in `.part`, so
+ * neither the watcher nor a listing takes one for a user's file (candidate-name.ts); the random part gives every copy
+ * its own file, so two uploaders sharing an archive folder never write into, or give a name to, each other's copy.
+ */
+const PARTIAL_SUFFIX = '.payroll-copy.part';
+const PARTIAL_TAG = /^[0-9a-f]{12}$/;
+
+function isPartialCopyOf(entry: string, targetName: string): boolean {
+  const head = `.${targetName}.`;
+  return entry.startsWith(head) && entry.endsWith(PARTIAL_SUFFIX)
+    && PARTIAL_TAG.test(entry.slice(head.length, entry.length - PARTIAL_SUFFIX.length));
+}
+
+/**
+ * Removes the temporary copies for `target` a crash left behind. Only our own copies of a file still at its source are
+ * removed; one another uploader is still writing just fails its next step (by path) and is tried again, never placed.
+ */
+async function removePartialCopies(target: string): Promise<void> {
+  const name = basename(target);
+  const entries = await readdir(dirname(target)).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (isPartialCopyOf(entry, name)) await unlink(join(dirname(target), entry)).catch(() => undefined);
+  }
+}
+
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes a new name durable before the source goes. Best effort: Windows cannot open a folder to sync it. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync().catch(() => undefined);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Gives the complete copy `temp` the name `target` without replacing anything, then drops the temporary name. */
+async function placeNoClobber(temp: string, target: string): Promise<void> {
+  try {
+    await link(temp, target);
+  } catch (error) {
+    if (!cannotLink(errorCode(error))) throw error;
+    // No hard links on the archive volume (a FAT/exFAT drive): the checked rename of moveNoClobber.
+    if (await exists(target)) throw alreadyExists(target);
+    await rename(temp, target);
+    return;
+  }
+  await unlink(temp);
+}
+
+/**
+ * Copies `source` to `target` on another volume. The bytes go to a temporary copy beside the target and are synced
+ * to disk; only then does the copy take its final name, without replacing anything. So a crash mid-copy leaves at most
+ * our temporary copy (removed by the next attempt), never a cut-off file under the user's name.
+ */
+async function copyAcross(source: string, target: string): Promise<void> {
+  // Checked first so a taken name costs no copy of up to 100 MB; the link below is what refuses to replace.
+  if (await exists(target)) throw alreadyExists(target);
+  await removePartialCopies(target);
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`);
+  try {
+    await copyFile(source, temp, constants.COPYFILE_EXCL);
+    await syncFile(temp);
+    await placeNoClobber(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDir(dirname(target));
+}
+
 /**
  * Moves `source` to `target`, failing with EEXIST rather than replacing anything. A hard link plus unlink is an
- * atomic no-clobber rename on one volume; across volumes the file is copied with COPYFILE_EXCL, then unlinked.
- * Where hard links are not supported, a rename after checking the target is free (the only small race left).
+ * atomic no-clobber rename on one volume; across volumes the file is copied under a temporary name, synced, linked
+ * to its name (copyAcross), then the source is unlinked. Where hard links are not supported, a rename after checking
+ * the target is free (the only small race left).
  */
 export async function moveNoClobber(source: string, target: string, identity?: string): Promise<'moved' | 'changed'> {
   try {
@@ -54,9 +147,9 @@ export async function moveNoClobber(source: string, target: string, identity?: s
   } catch (error) {
     const code = errorCode(error);
     if (code === 'EXDEV') {
-      await copyFile(source, target, constants.COPYFILE_EXCL);
-    } else if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP' || code === 'EMLINK') {
-      if (await exists(target)) throw Object.assign(new Error(`${target} already exists`), { code: 'EEXIST' });
+      await copyAcross(source, target);
+    } else if (cannotLink(code)) {
+      if (await exists(target)) throw alreadyExists(target);
       await rename(source, target);
       return 'moved';
     } else {
@@ -67,9 +160,16 @@ export async function moveNoClobber(source: string, target: string, identity?: s
   return 'moved';
 }
 
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
 /**
- * Finishes a move planned (and journaled) earlier: after a crash the source may be gone (moved already), or linked
- * at both names. 'taken': another file now holds the target name, so a new target must be chosen.
+ * Finishes a move planned (and journaled) earlier: after a crash the source may be gone (moved already), linked at
+ * both names, or (across volumes) copied to the target but not yet removed. 'taken': another file now holds the
+ * target name, so a new target must be chosen.
  */
 export async function completeMove(source: string, target: string, identity?: string): Promise<'moved' | 'done-before' | 'gone' | 'taken' | 'changed'> {
   // lstat: a refused symbolic link is moved as the link, never followed.
@@ -77,6 +177,16 @@ export async function completeMove(source: string, target: string, identity?: st
   if (!src) return dst ? 'done-before' : 'gone';
   if (dst) {
     if (dst.ino === src.ino && dst.dev === src.dev) {
+      await unlink(source);
+      return 'done-before';
+    }
+    // The source is still there, so any temporary copy of it left beside the target is of no use any more.
+    await removePartialCopies(target);
+    // Across volumes our copy is a file of its own: one with the source's very bytes is our copy, made complete and
+    // put in place before a crash kept the source from being removed. On one volume our moves are links or renames,
+    // so a different file there is someone else's even with the same bytes.
+    if (dst.dev !== src.dev && dst.isFile() && src.isFile() && dst.size === src.size
+      && (await sha256File(target)) === (await sha256File(source))) {
       await unlink(source);
       return 'done-before';
     }
