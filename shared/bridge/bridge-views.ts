@@ -54,9 +54,12 @@ export const jobViewSchema = z.object({
   /**
    * Only for an unfinished job of another service than the one uploads go to now: it is sent only to the service it
    * was queued for, and waits until that is the active one again. `builtIn`: the app's own local test server (which
-   * may listen at another address next time); otherwise `address` is that service's base URL.
+   * may listen at another address next time); otherwise `address` is that service's base URL. `clientId`: the client
+   * (the account at the service) it was queued as, and is sent as only; it waits too when only the client id changed.
    */
-  waitsFor: z.object({ profile: z.enum(PROFILE_NAMES), builtIn: z.boolean(), address: z.string().optional() }).optional(),
+  waitsFor: z.object({
+    profile: z.enum(PROFILE_NAMES), builtIn: z.boolean(), address: z.string().optional(), clientId: z.string().optional(),
+  }).optional(),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 

@@ -73,8 +73,8 @@ describe('session: uploads pinned to their service', () => {
     expect(held?.archivedAt).toBeUndefined();
     expect(session.watch.state()).toMatchObject({ state: 'watching' });
     // The screens say what it waits for (and Retry now refuses with the same words).
-    expect(session.uploadsGoTo()).toEqual({ profile: 'production', baseUrl: b.url });
-    expect(held && waitsForOf(held, session.uploadsGoTo())).toEqual({ profile: 'sandbox', builtIn: false, address: a.url });
+    expect(session.uploadsGoTo()).toEqual({ profile: 'production', baseUrl: b.url, clientId: TEST_CLIENT.id });
+    expect(held && waitsForOf(held, session.uploadsGoTo())).toEqual({ profile: 'sandbox', builtIn: false, address: a.url, clientId: TEST_CLIENT.id });
     expect(secondJob && waitsForOf(secondJob, session.uploadsGoTo())).toBeUndefined();
 
     // Back on sandbox, the waiting job is sent there, once.

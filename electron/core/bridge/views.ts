@@ -32,23 +32,28 @@ export function toJobView(job: JobListItem): JobView {
  * only to the service it was queued for. Undefined when the job is finished or belongs to the current service.
  */
 export function waitsForOf(job: JobListItem, current: JobService | undefined): JobView['waitsFor'] {
-  const { profile, baseUrl } = job;
+  const { profile, baseUrl, clientId } = job;
   if (job.archivedAt !== undefined || profile === undefined || baseUrl === undefined) return undefined;
-  if (current && current.profile === profile && current.baseUrl === baseUrl) return undefined;
+  if (current && current.profile === profile && current.baseUrl === baseUrl) {
+    // A job queued before any client was set goes as the first one set (UploadQueue's recovery takes it up).
+    if (clientId === undefined || clientId === current.clientId) return undefined;
+  }
   if (!(PROFILE_NAMES as readonly string[]).includes(profile)) return undefined;
   const builtIn = baseUrl === EMBEDDED_SERVICE;
-  return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl }) };
+  // The built-in server is only ever spoken to as the app's own client: naming it would tell the clerk nothing.
+  return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl, ...(clientId ? { clientId } : {}) }) };
 }
 
 /** Why a job of another service is not tried now, and what makes it go, in the clerk's words. */
 export function waitingElsewhere(name: string, waitsFor: NonNullable<JobView['waitsFor']>): string {
+  const as = waitsFor.clientId ? ` as client ${waitsFor.clientId}` : '';
   if (waitsFor.builtIn) {
-    return `${name} waits for the test server built into this app, which it was queued for: start that server on the Local server screen `
+    return `${name} waits for the test server built into this app, which it was queued for${as}: start that server on the Local server screen `
       + 'with the Local test server as the active environment, and it is sent';
   }
   const environment = PROFILE_TITLES[waitsFor.profile];
-  return `${name} was queued for ${environment} (${waitsFor.address}) and is sent only there: make ${environment} the active `
-    + 'environment in Settings, with that address, and it is sent';
+  return `${name} was queued for ${environment} (${waitsFor.address})${as} and is sent only there${as ? ', as that client' : ''}: `
+    + `make ${environment} the active environment in Settings, with that address${as ? ` and client ID ${waitsFor.clientId}` : ''}, and it is sent`;
 }
 
 /** A job as the screens see it, saying which service it waits for when uploads go elsewhere now. */

@@ -51,6 +51,17 @@ export type ResolveCredentialsOptions = {
 };
 
 /**
+ * The client id that `resolveCredentials` would use now, without asking the keychain: PAYROLL_CLIENT_ID when both
+ * variables are set, else the profile's; undefined when there is none. Uploads are pinned to it.
+ */
+export function clientIdOf(options: Omit<ResolveCredentialsOptions, 'store'>): string | undefined {
+  const { profile, settings, env = process.env } = options;
+  const envId = env[CLIENT_ID_ENV] || undefined;
+  if (envId && env[CLIENT_SECRET_ENV]) return envId;
+  return settings.profiles[profile].clientId || undefined;
+}
+
+/**
  * PAYROLL_CLIENT_ID + PAYROLL_CLIENT_SECRET win; else the profile's client id and the keychain's secret.
  * Throws MissingCredentialsError when neither gives both, and KeychainUnavailableError from the store.
  */

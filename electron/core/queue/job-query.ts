@@ -86,8 +86,8 @@ const LIST_COLUMNS: readonly (readonly [string, keyof JobListItem])[] = [
   ['last_error', 'lastError'], ['warning_count', 'warningCount'], ['md5', 'md5'], ['file_type', 'fileType'],
   ['reference_date', 'referenceDate'], ['found_day', 'foundDay'], ['import_id', 'importId'], ['uploaded_at', 'uploadedAt'],
   ['archived_path', 'archivedPath'], ['archived_at', 'archivedAt'], ['claimed_from', 'claimedFrom'],
-  // The service the job was queued for: the screens say when it waits for another one than uploads go to now.
-  ['profile', 'profile'], ['base_url', 'baseUrl'],
+  // The service and client the job was queued for: the screens say when it waits for another one than uploads go to now.
+  ['profile', 'profile'], ['base_url', 'baseUrl'], ['client_id', 'clientId'],
 ];
 const COLUMNS = LIST_COLUMNS.map(([column]) => column).join(', ');
 

@@ -63,6 +63,8 @@ export type Job = {
   profile?: string;
   /** The service's base URL this job was queued for; it is only ever sent there. */
   baseUrl?: string;
+  /** The client (the employer's account at the service) this job was queued under; it is only ever sent as that client. */
+  clientId?: string;
   /** `dev:ino` of the version that was read: the archive step files away only that very file. */
   identity?: string;
   /**
@@ -80,7 +82,11 @@ export type Job = {
 };
 
 /** The service a job belongs to. */
-export type JobService = { profile: string; baseUrl: string };
+/**
+ * Where a job goes: a profile, its base URL and the client id it is sent as. `clientId` is absent while no client is
+ * set; jobs queued then are taken up by the first client set for that service.
+ */
+export type JobService = { profile: string; baseUrl: string; clientId?: string };
 
 /** What the watcher hands over: one stable version of a file (see electron/core/watcher/stability-tracker.ts). */
 export type { StableFile } from '../watcher/stable-file';

@@ -39,12 +39,12 @@ const JOB_COLUMNS = {
   referenceDate: 'reference_date', foundDay: 'found_day', grantUrl: 'grant_url', grantExpiresAt: 'grant_expires_at',
   grantIssuedAt: 'grant_issued_at', putStartedAt: 'put_started_at', mismatches: 'mismatches', importId: 'import_id',
   uploadedAt: 'uploaded_at', archiveTarget: 'archive_target', archivedPath: 'archived_path', archivedAt: 'archived_at',
-  profile: 'profile', baseUrl: 'base_url', identity: 'identity', claimedFrom: 'claimed_from', heldFor: 'held_for',
+  profile: 'profile', baseUrl: 'base_url', clientId: 'client_id', identity: 'identity', claimedFrom: 'claimed_from', heldFor: 'held_for',
   warningsPath: 'warnings_path',
 } as const satisfies Record<keyof Job, string>;
 
 /** Columns added after the first version: a journal written by an older version gets them on open. */
-const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT'];
+const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT', 'client_id TEXT'];
 
 type Row = Record<string, string | number | bigint | null | undefined>;
 
@@ -140,9 +140,9 @@ export function openJournal(dataDir: string): Journal {
     insertJob(file, at, foundDay, service) {
       const info = db
         .prepare(`INSERT INTO jobs (path, name, size, mtime_ms, state, created_at, state_changed_at, found_day, profile,
-                  base_url, identity, claimed_from) VALUES (?, ?, ?, ?, 'found', ?, ?, ?, ?, ?, ?, ?)`)
+                  base_url, client_id, identity, claimed_from) VALUES (?, ?, ?, ?, 'found', ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(file.path, file.name, file.size, file.mtimeMs, at, at, foundDay, service?.profile ?? null, service?.baseUrl ?? null,
-          file.identity ?? null, file.claimedFrom ?? null);
+          service?.clientId ?? null, file.identity ?? null, file.claimedFrom ?? null);
       return remember(job(Number(info.lastInsertRowid)) as Job);
     },
     update(id, patch, at) {

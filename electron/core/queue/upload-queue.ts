@@ -94,6 +94,10 @@ export type UploadQueue = {
   off: TypedEmitter<QueueEvents>['off'];
 };
 
+/** A job's service as logs and notices name it: `sandbox (https://…, client acme)`. */
+const serviceName = (of: { profile?: string; baseUrl?: string; clientId?: string }): string =>
+  `${of.profile ?? '?'} (${of.baseUrl ?? '?'}${of.clientId ? `, client ${of.clientId}` : ''})`;
+
 // 'validating' is no longer written, but a journal of an older version may hold it.
 const READ_STATES = new Set(['found', 'hashing', 'validating']);
 
@@ -125,8 +129,9 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const files = options.files ?? true;
   const { service } = options;
 
-  /** Whether this queue may work on the job: it was queued for this queue's service. */
-  const mine = (job: Job): boolean => files && (!service || (job.profile === service.profile && job.baseUrl === service.baseUrl));
+  /** Whether this queue may work on the job: it was queued for this queue's service, as this queue's client. */
+  const mine = (job: Job): boolean => files && (!service
+    || (job.profile === service.profile && job.baseUrl === service.baseUrl && job.clientId === service.clientId));
   const liveMine = (): Job[] => journal.liveJobs().filter(mine);
   const givenUp = (job: Job) => job.heldFor !== undefined || (retry.giveUp && job.attempts >= retry.failAfter);
 
@@ -282,8 +287,18 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     if (interrupted > 0) logger.warn(`${interrupted} manual batch(es) were being sent when the app stopped: outcome unknown`);
     const legacy = journal.liveJobs().filter((job) => job.baseUrl === undefined);
     if (service && legacy.length > 0) {
-      logger.warn(`${legacy.length} unfinished upload(s) journaled by an older version are taken up for ${service.profile} (${service.baseUrl})`);
-      core.atomically(() => legacy.forEach((job) => core.write(job.id, { profile: service.profile, baseUrl: service.baseUrl })));
+      logger.warn(`${legacy.length} unfinished upload(s) journaled by an older version are taken up for ${serviceName(service)}`);
+      core.atomically(() => legacy.forEach((job) => core.write(job.id, {
+        profile: service.profile, baseUrl: service.baseUrl, ...(service.clientId ? { clientId: service.clientId } : {}),
+      })));
+    }
+    // Jobs of this service queued before any client was set (or by a version that did not keep the client) go as
+    // the first client set for it; a job queued as another client is never taken over.
+    const clientless = service?.clientId === undefined ? [] : journal.liveJobs()
+      .filter((job) => job.clientId === undefined && job.profile === service.profile && job.baseUrl === service.baseUrl);
+    if (service?.clientId !== undefined && clientless.length > 0) {
+      logger.warn(`${clientless.length} unfinished upload(s) queued before a client was set are sent as client ${service.clientId}`);
+      core.atomically(() => clientless.forEach((job) => core.write(job.id, { clientId: service.clientId })));
     }
     const resumed = liveMine();
     for (const job of resumed) {
@@ -302,7 +317,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     const foreign = new Map<string, number>();
     for (const job of journal.liveJobs()) {
       if (mine(job)) continue;
-      const key = `${job.profile ?? '?'} (${job.baseUrl ?? '?'})`;
+      const key = serviceName(job);
       foreign.set(key, (foreign.get(key) ?? 0) + 1);
     }
     for (const [where, count] of foreign) {
@@ -316,7 +331,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const all = journal.liveJobsAt(file.path);
       const theirs = all.find((job) => !mine(job));
       if (theirs) {
-        logger.warn(`${file.name} is queued for ${theirs.profile ?? '?'} (${theirs.baseUrl ?? '?'}); this run does not send it`);
+        logger.warn(`${file.name} is queued for ${serviceName(theirs)}; this run does not send it`);
         return undefined;
       }
       const live = all;

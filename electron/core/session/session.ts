@@ -3,9 +3,9 @@
  * the upload pipeline (queue, claims, watcher), an API client per profile, the embedded local server. It never
  * throws for a missing base URL at birth: a part that needs one answers NotConfiguredError when it is asked for.
  *
- * Uploads are pinned to a service: the pipeline is opened for the active profile's base URL and sends only the jobs
- * queued for it; when the profile or its base URL changes, the pipeline is closed (in-flight uploads resume later,
- * for their own service) and opened again for the new one.
+ * Uploads are pinned to a service: the pipeline is opened for the active profile's base URL and client id and sends
+ * only the jobs queued for them; when the profile, its base URL or its client id changes, the pipeline is closed
+ * (in-flight uploads resume later, for their own service and client) and opened again for the new one.
  */
 import { join } from 'node:path';
 import type { DeliveryAttempt, ImportResult, RecordKind } from '../../../shared';
@@ -17,7 +17,7 @@ import { createLogger, type Logger } from '../../lib/logger';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import type { RunningServer, StartOptions } from '../../server/server';
 import { createApiClient, type ApiClient, type DeliveriesFilter } from '../api';
-import { resolveCredentials, type SecretStore } from '../credentials';
+import { clientIdOf, resolveCredentials, type SecretStore } from '../credentials';
 import {
   JOURNAL_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
   type RetryPolicy, type UploadQueue,
@@ -66,6 +66,11 @@ export type SessionOptions = {
   files?: boolean;
   /** A claim of a dead uploader in a shared folder is taken over after this long. Default 120 s. */
   claimTimeoutMs?: number;
+  /**
+   * How often the session looks whether the service or client id changed behind its back (the settings file edited
+   * by the command line or another window): the pipeline then follows. Default 5 s.
+   */
+  recheckMs?: number;
 };
 
 export type Session = {
@@ -121,13 +126,13 @@ export type Session = {
   close(): Promise<void>;
 };
 
-/** Where uploads go now: the active profile and its base URL, and how the journal names that service. */
+/** Where uploads go now: the active profile, its base URL and client id, and how the journal names that service. */
 type Target = { profile: ProfileName; url?: string; service?: JobService };
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 const sameTarget = (a: Target, b: Target): boolean =>
-  a.profile === b.profile && a.url === b.url && a.service?.baseUrl === b.service?.baseUrl;
+  a.profile === b.profile && a.url === b.url && a.service?.baseUrl === b.service?.baseUrl && a.service?.clientId === b.service?.clientId;
 
 export function createSession(options: SessionOptions): Session {
   const logger = options.logger ?? createLogger('session');
@@ -163,16 +168,37 @@ export function createSession(options: SessionOptions): Session {
     },
   });
 
-  const credentialsOf = (profile: ProfileName) => async (): Promise<{ clientId: string; clientSecret: string }> => {
+  /** The client id the profile's credentials name now (the app's own client for its built-in server). */
+  const clientIdNow = (profile: ProfileName): string | undefined => {
     const app = profile === 'local' ? local.client() : undefined;
-    if (app) return { clientId: app.clientId, clientSecret: app.clientSecret };
-    return resolveCredentials({ profile, settings: settings(), store: options.secrets, env });
+    return app ? app.clientId : clientIdOf({ profile, settings: settings(), env });
   };
 
-  const makeClient = (profile: ProfileName, baseUrl: string, retry?: { retries: number; baseDelayMs: number; maxDelayMs: number }): ApiClient => {
+  /**
+   * The profile's credentials when a token is needed. With `pinned`, only that client's: an upload pipeline is pinned
+   * to the client its jobs were queued as, and a client id changed behind its back (another window, the command line)
+   * must not send them as the new client. The pipeline then moves to the new client, and those jobs wait for theirs.
+   */
+  const credentialsOf = (profile: ProfileName, pinned?: string) => async (): Promise<{ clientId: string; clientSecret: string }> => {
+    const app = profile === 'local' ? local.client() : undefined;
+    const found = app ? { clientId: app.clientId, clientSecret: app.clientSecret }
+      : await resolveCredentials({ profile, settings: settings(), store: options.secrets, env });
+    if (pinned !== undefined && found.clientId !== pinned) {
+      retarget();
+      throw new ConflictError(
+        `the client ID of ${PROFILE_TITLES[profile]} is now ${found.clientId}, but this was queued as client ${pinned}: `
+          + `it is sent only as ${pinned}, and waits until ${pinned} is the client ID again`,
+      );
+    }
+    return found;
+  };
+
+  const makeClient = (
+    profile: ProfileName, baseUrl: string, retry?: { retries: number; baseDelayMs: number; maxDelayMs: number }, pinned?: string,
+  ): ApiClient => {
     const proxy = settings().proxy;
     return createApiClient({
-      baseUrl, credentials: credentialsOf(profile), logger: logger.child(`api:${profile}`),
+      baseUrl, credentials: credentialsOf(profile, pinned), logger: logger.child(`api:${profile}`),
       ...(proxy ? { proxy } : {}), ...(retry ? { retry } : {}),
     });
   };
@@ -188,12 +214,15 @@ export function createSession(options: SessionOptions): Session {
     if (url === undefined) throw notConfigured(profile);
     return url;
   };
-  /** One client per profile and base URL: a pipeline pinned to a service keeps talking to that address only. */
-  const clientFor = (profile: ProfileName, baseUrl: string): ApiClient => {
-    const key = `${profile} ${baseUrl}`;
+  /**
+   * One client per profile and base URL (and pinned client id): a pipeline pinned to a service keeps talking to that
+   * address only, as that client only.
+   */
+  const clientFor = (profile: ProfileName, baseUrl: string, pinned?: string): ApiClient => {
+    const key = `${profile} ${baseUrl} ${pinned ?? ''}`;
     let client = clients.get(key);
     if (!client) {
-      client = makeClient(profile, baseUrl);
+      client = makeClient(profile, baseUrl, undefined, pinned);
       clients.set(key, client);
     }
     return client;
@@ -210,14 +239,15 @@ export function createSession(options: SessionOptions): Session {
     const service = withoutTrailingSlash(url);
     const running = local.running();
     const embedded = profile === 'local' && running !== undefined && withoutTrailingSlash(running.url) === service;
-    return { profile, url, service: { profile, baseUrl: embedded ? EMBEDDED_SERVICE : service } };
+    const clientId = clientIdNow(profile);
+    return { profile, url, service: { profile, baseUrl: embedded ? EMBEDDED_SERVICE : service, ...(clientId ? { clientId } : {}) } };
   };
 
   const pinnedApi = (target: Target): QueueApi => {
     const client = (): ApiClient => {
       if (target.url === undefined) throw notConfigured(target.profile);
       if (!target.service && appServerStopped(target.profile)) throw appServerStoppedError();
-      return clientFor(target.profile, target.url);
+      return clientFor(target.profile, target.url, target.service?.clientId);
     };
     return {
       requestGrants: (items) => client().requestGrants(items),
@@ -283,6 +313,19 @@ export function createSession(options: SessionOptions): Session {
     }).catch((error: unknown) => logger.error(`switching the upload service failed: ${describeError(error)}`));
   }
 
+  // Changes made in this session retarget at once; the settings file changed by another process is noticed here.
+  const recheck = setInterval(() => {
+    if (!uploader || !uploaderTarget || closed) return;
+    let now: Target;
+    try {
+      now = targetNow();
+    } catch {
+      return; // A settings file that cannot be read is reported where the clerk's next action reads it.
+    }
+    if (!sameTarget(uploaderTarget, now)) retarget();
+  }, options.recheckMs ?? 5_000);
+  recheck.unref();
+
   const watch = createWatchPart({
     settings,
     async open(folder) {
@@ -299,7 +342,11 @@ export function createSession(options: SessionOptions): Session {
   const credentials = createCredentialsPart({
     settings: store, secrets: options.secrets, env, localClient: () => local.client(),
     probe: (profile) => makeClient(profile, urlOf(profile), { retries: 0, baseDelayMs: 0, maxDelayMs: 0 }),
-    changed: () => dropClients(),
+    changed: () => {
+      dropClients();
+      // Another client id is another account at the service: the pipeline follows it (see credentialsOf).
+      retarget();
+    },
   });
 
   const updateSettings = async (patch: SettingsPatch): Promise<Settings> => {
@@ -330,6 +377,8 @@ export function createSession(options: SessionOptions): Session {
     idle: async () => (await getUploader()).idle(),
     async sendBatch(kind, records) {
       api();
+      // The client id may have changed behind the session's back (the command line): the batch goes as today's.
+      retarget();
       await retargeting;
       return (await getUploader()).queue.sendBatch(kind, records);
     },
@@ -372,6 +421,7 @@ export function createSession(options: SessionOptions): Session {
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(recheck);
       await watch.stop().catch((error: unknown) => logger.warn(`stopping the watcher: ${describeError(error)}`));
       await retargeting;
       await opening?.catch(() => undefined);

@@ -53,7 +53,7 @@ function RetryNow({ job }: { job: JobView }) {
 
 function help(job: JobView, step: QueueStep): string {
   const { waitsFor } = job;
-  if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(PROFILE_TITLES[waitsFor.profile], waitsFor.address ?? '');
+  if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(PROFILE_TITLES[waitsFor.profile], waitsFor.address ?? '', waitsFor.clientId);
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
   if (step === 'waiting') {
     return [asSentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]

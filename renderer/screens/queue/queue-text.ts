@@ -50,8 +50,11 @@ export const queueText = {
   waitsForBadge: 'Waiting for its service',
   waitsForBuiltIn: 'Queued for the test server built into this app, and sent only there. It is sent once that server runs '
     + 'and the Local test server is the active environment: start it on the Local server screen.',
-  waitsFor: (environment: string, address: string) => `Queued for ${environment} (${address}), and sent only there. `
-    + `It is sent once ${environment} is the active environment again, with that address, in Settings.`,
+  waitsFor: (environment: string, address: string, clientId?: string) => (clientId
+    ? `Queued for ${environment} (${address}) as client ${clientId}, and sent only there, as that client. `
+      + `It is sent once ${environment} is the active environment, with that address and client ID ${clientId}, in Settings.`
+    : `Queued for ${environment} (${address}), and sent only there. `
+      + `It is sent once ${environment} is the active environment again, with that address, in Settings.`),
   retryNow: 'Retry now',
   retryNowLabel: (name: string) => `Retry ${name} now`,
   loadError: 'The queue cannot be shown',
