@@ -3,20 +3,30 @@ import { z } from 'zod';
 import { isRealDate } from './dates';
 import { LIMITS } from './limits';
 
+/** The preprocessors made by `withoutNullsOf`: the OpenAPI document marks their schemas' fields as taking null. */
+export const NULL_MEANS_ABSENT = new Set<(value: unknown) => unknown>();
+
 /**
- * `null` is treated as absent: null-valued keys are dropped before a record is checked. One pass per record
- * (not a wrapper per field), because CSV processing checks up to a million records per file.
+ * `null` is treated as absent for the record's own fields: their null-valued keys are dropped before a record is
+ * checked. Any other key stays, null or not, so the strict object refuses it as an unknown field (`"toString": null`
+ * is a mistake to name, not an absent field). One pass per record (not a wrapper per field), because CSV processing
+ * checks up to a million records per file.
  */
-export function withoutNulls(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    if ((value as Record<string, unknown>)[key] === null) {
-      copy ??= { ...(value as Record<string, unknown>) };
-      delete copy[key];
+function withoutNullsOf(fields: readonly string[]): (value: unknown) => unknown {
+  const known = new Set(fields);
+  const drop = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      if ((value as Record<string, unknown>)[key] === null && known.has(key)) {
+        copy ??= { ...(value as Record<string, unknown>) };
+        delete copy[key];
+      }
     }
-  }
-  return copy ?? value;
+    return copy ?? value;
+  };
+  NULL_MEANS_ABSENT.add(drop);
+  return drop;
 }
 
 const text = (max: number = LIMITS.stringMax) =>
@@ -186,8 +196,8 @@ const receiptRecordObject = z.strictObject(
   { error: unknownFields },
 );
 
-export const censusRecordSchema = z.preprocess(withoutNulls, censusRecordObject);
-export const receiptRecordSchema = z.preprocess(withoutNulls, receiptRecordObject);
+export const censusRecordSchema = z.preprocess(withoutNullsOf(Object.keys(censusRecordObject.shape)), censusRecordObject);
+export const receiptRecordSchema = z.preprocess(withoutNullsOf(Object.keys(receiptRecordObject.shape)), receiptRecordObject);
 
 export type CensusRecord = z.output<typeof censusRecordSchema>;
 export type ReceiptRecord = z.output<typeof receiptRecordSchema>;

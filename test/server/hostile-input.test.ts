@@ -46,16 +46,28 @@ describe('hostile input', () => {
     expectError(await api(server.url, token, 'POST', '/law/api/v1/receipt', receiptText), 400, new RegExp(key));
   });
 
+  // null counts as absent for a record's own fields only: any other key is unknown, whatever its value.
+  it.each([...PROTO_KEYS.filter((k) => k !== '__proto__'), 'hiredate', 'notes'])('a record key %s with the value null is a 400 naming it', async (key) => {
+    const text = `[${JSON.stringify(census).slice(0, -1)},${JSON.stringify(key)}:null,"payrollArea":null}]`;
+    expectError(await api(server.url, token, 'POST', '/law/api/v1/census', text), 400, new RegExp(`unknown field\\(s\\): ${key}$`));
+    const receiptText = `[${JSON.stringify(receipt).slice(0, -1)},${JSON.stringify(key)}:null}]`;
+    expectError(await api(server.url, token, 'POST', '/law/api/v1/receipt', receiptText), 400, new RegExp(`unknown field\\(s\\): ${key}$`));
+    // A field of the record given as null is still absent.
+    const absent = await api(server.url, token, 'POST', '/law/api/v1/census', [{ ...census, employeeRegistration: `E-null-${key}`, payrollArea: null }]);
+    expect(absent.status).toBe(201);
+  });
+
   it.each(PROTO_KEYS)('a fileType %s is a 400 naming the field', async (fileType) => {
     expectError(await api(server.url, token, 'POST', '/law/api/v1/payroll-submissions', [{ ...grantItem, fileType }]), 400, /\[0\]\.fileType: must be one of/);
   });
 
   it('a JSON body that is not valid UTF-8 is a 400, and nothing is stored', async () => {
     const bytes = Buffer.concat([Buffer.from('[{"lastName":"D'), Buffer.from([0xf6]), Buffer.from(`e",${JSON.stringify(census).slice(1, -1).replace('"lastName":"Doe",', '')}}]`)]);
+    const before = (await api(server.url, token, 'GET', '/local/v1/imports')).body;
     const res = await fetch(`${server.url}/law/api/v1/census`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: bytes });
     expectError({ status: res.status, body: await res.json() }, 400, /not valid UTF-8/);
     const imports = await api(server.url, token, 'GET', '/local/v1/imports');
-    expect(imports.body).toEqual([]);
+    expect(imports.body).toEqual(before);
   });
 
   it('money beyond 999,999,999,999.99 is a 400, at the limit it is taken', async () => {

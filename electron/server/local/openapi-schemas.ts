@@ -8,7 +8,7 @@ import {
   censusBatchSchema, censusRecordSchema, deliveryAttemptSchema, errorBodySchema, fileMetadataSchema,
   importCreatedSchema, importResultSchema, receiptBatchSchema, receiptRecordSchema, recordErrorSchema,
   submissionRequestSchema, submissionResponseSchema, tokenRequestSchema, tokenResponseSchema, uploadGrantSchema,
-  UNSAFE_FILE_NAME_CHARS, webhookEventSchema, withoutNulls,
+  UNSAFE_FILE_NAME_CHARS, webhookEventSchema, NULL_MEANS_ABSENT,
 } from '../../../shared';
 import {
   faultRuleSchema, faultRulesSchema, healthSchema, requestLogEntrySchema, webhookPutSchema, webhookStateSchema,
@@ -190,7 +190,7 @@ function applyRules(name: SchemaName, schema: JsonSchema): JsonSchema {
 
 /** Whether a zod schema drops null-valued keys before checking (a record: null counts as absent). */
 const nullMeansAbsent = (schema: z.ZodType) =>
-  schema instanceof z.ZodPipe && schema.in instanceof z.ZodTransform && schema.in._zod.def.transform === withoutNulls;
+  schema instanceof z.ZodPipe && schema.in instanceof z.ZodTransform && NULL_MEANS_ABSENT.has(schema.in._zod.def.transform as (value: unknown) => unknown);
 
 const allowsNull = (schema: JsonSchema): boolean =>
   schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))
