@@ -3,6 +3,7 @@
  * keychain), the bridge handlers and the ui server on 127.0.0.1. `restart()` stops the HTTP server only and starts it
  * again on the same port with the same token, as a page sees a restarted `payroll-uploader ui`.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BridgeErrorEnvelope, BridgeMethodName, BridgeResponse } from '../../shared/bridge';
@@ -28,6 +29,8 @@ export type UiEngine = {
 };
 
 export type UiEngineOptions = {
+  /** The app's data folder, kept after stop() (a later engine starts on it as the app would again); default a new one, removed. */
+  dataDir?: string;
   settings?: SettingsInput;
   secrets?: SecretStore;
   env?: Readonly<Record<string, string | undefined>>;
@@ -40,9 +43,9 @@ export type UiEngineOptions = {
 };
 
 export async function startUiEngine(options: UiEngineOptions = {}): Promise<UiEngine> {
-  const dataDir = await tempDir('payroll-engine-');
+  const dataDir = options.dataDir ?? await tempDir('payroll-engine-');
   await mkdir(dataDir, { recursive: true });
-  if (options.settings) await writeFile(join(dataDir, 'settings.json'), JSON.stringify(options.settings));
+  if (options.settings && !existsSync(join(dataDir, 'settings.json'))) await writeFile(join(dataDir, 'settings.json'), JSON.stringify(options.settings));
   const logger = createLogger('test-ui', () => undefined);
   const session = createSession({
     dataDir, settings: createSettingsStore({ cwd: dataDir }), secrets: options.secrets ?? new KeychainSecretStore(),
@@ -67,7 +70,7 @@ export async function startUiEngine(options: UiEngineOptions = {}): Promise<UiEn
       await engine.server.close();
       handlers.close();
       await session.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
   return engine;

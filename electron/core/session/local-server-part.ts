@@ -1,13 +1,15 @@
 /**
  * The embedded local server: started through this one call by the desktop engine, browser mode and the CLI alike.
  * The app keeps its own client of it: the id in settings (Local profile), the secret in the keychain, so a restart
- * finds the same client and the same imports.
+ * finds the same client and the same imports. Starting it points the Local profile at it; the clerk's own Local
+ * settings it replaced (an address or client id of their own) are kept beside it and put back when it stops.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCOPES } from '../../../shared';
 import type { LocalServerState } from '../../../shared/bridge';
-import type { Settings } from '../../../shared/settings.schema';
+import { LOCAL_BASE_URL, type Settings } from '../../../shared/settings.schema';
 import type { Logger } from '../../lib/logger';
 import { describeError, errorCode } from '../../lib/fs-errors';
 import { findClient } from '../../server/auth/clients';
@@ -20,6 +22,8 @@ import type { SettingsStore } from '../settings';
 export const APP_LOCAL_CLIENT_ID = 'payroll-uploader-app';
 /** Under the app's data folder. */
 export const LOCAL_SERVER_DIR = 'local-server';
+/** Under LOCAL_SERVER_DIR: the clerk's own Local settings while the app's server has taken their place. */
+export const REPLACED_LOCAL_FILE = 'replaced-local-profile.json';
 
 export type AppClient = { clientId: string; clientSecret: string; kept: boolean };
 
@@ -32,6 +36,32 @@ export type LocalServerPart = {
   stop(): Promise<LocalServerState>;
 };
 
+type LocalProfile = { baseUrl?: string; clientId?: string };
+
+/** The clerk's own Local settings, kept while the app's server runs in their place (a file, so a crash keeps them). */
+function replacedLocal(dataDir: string) {
+  const file = join(dataDir, LOCAL_SERVER_DIR, REPLACED_LOCAL_FILE);
+  return {
+    get(): LocalProfile | undefined {
+      try {
+        const kept = JSON.parse(readFileSync(file, 'utf8')) as LocalProfile;
+        return typeof kept === 'object' && kept !== null ? kept : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    set(profile: LocalProfile): void {
+      writeFileSync(`${file}.tmp`, JSON.stringify(profile), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    },
+    clear: () => rmSync(file, { force: true }),
+  };
+}
+
+/** Local settings of the clerk's own (another address, a client id), not the untouched default. */
+const ownLocal = (profile: LocalProfile): boolean =>
+  profile.clientId !== undefined || (profile.baseUrl !== undefined && profile.baseUrl !== LOCAL_BASE_URL);
+
 export type LocalServerPartOptions = {
   dataDir: string;
   settings: SettingsStore;
@@ -41,6 +71,8 @@ export type LocalServerPartOptions = {
   serverOptions?: Partial<StartOptions>;
   /** Something the clerk should know (e.g. the keychain could not keep the client). */
   warn(message: string): void;
+  /** A message for the clerk that is not a problem (their own Local settings are back). */
+  notice?(message: string): void;
   /** Something that went wrong for the clerk's own client (a webhook delivery that failed after every retry). */
   fail(message: string): void;
   changed(state: LocalServerState): void;
@@ -80,6 +112,7 @@ export function createLocalServerPart(options: LocalServerPartOptions): LocalSer
   let server: RunningServer | undefined;
   let client: AppClient | undefined;
   let starting: Promise<LocalServerState> | undefined;
+  const replaced = replacedLocal(options.dataDir);
 
   const state = (): LocalServerState => {
     if (!server || !client) return { running: false };
@@ -113,12 +146,35 @@ export function createLocalServerPart(options: LocalServerPartOptions): LocalSer
       });
     server = started;
     client = found;
-    // Points the Local profile at it, so every part (and the CLI's --env local) talks to this server.
+    // Points the Local profile at it, so every part (and the CLI's --env local) talks to this server. Local settings
+    // of the clerk's own are kept first (unless they were kept at an earlier start that never stopped: a crash).
+    const before = options.settings.get();
+    if (!pointsAtAppServer(before) && ownLocal(before.profiles.local)) {
+      const { baseUrl, clientId } = before.profiles.local;
+      replaced.set({ ...(baseUrl ? { baseUrl } : {}), ...(clientId ? { clientId } : {}) });
+    }
     options.settings.update({ profiles: { local: { baseUrl: started.url, clientId: found.clientId } } });
     options.logger.info(`embedded local server listening on ${started.url}`);
     const now = state();
     options.changed(now);
     return now;
+  };
+
+  /**
+   * The clerk's own Local settings come back once the app's server stops, unless they changed Local meanwhile (then
+   * theirs are the new ones). Without settings of their own, Local keeps naming the stopped server: files queued for
+   * it wait for it, with a message saying so, rather than go to a default address where nothing may listen.
+   */
+  const putBackOwnLocal = (stopped: RunningServer): void => {
+    const kept = replaced.get();
+    if (!kept) return;
+    const now = options.settings.get().profiles.local;
+    if (now.baseUrl === stopped.url && now.clientId === APP_LOCAL_CLIENT_ID) {
+      options.settings.update({ profiles: { local: { baseUrl: kept.baseUrl ?? LOCAL_BASE_URL, clientId: kept.clientId } } });
+      options.notice?.(`The Local test server environment uses your own settings again: ${kept.baseUrl ?? LOCAL_BASE_URL}`
+        + `${kept.clientId ? `, client ID ${kept.clientId}` : ''}`);
+    }
+    replaced.clear();
   };
 
   return {
@@ -141,6 +197,7 @@ export function createLocalServerPart(options: LocalServerPartOptions): LocalSer
         await running.ctx.processor.idle();
         await running.close();
         options.logger.info('embedded local server stopped');
+        putBackOwnLocal(running);
         options.changed(state());
       }
       return state();

@@ -160,6 +160,7 @@ export function createSession(options: SessionOptions): Session {
     dataDir: options.dataDir, settings: store, secrets: options.secrets, logger: logger.child('local-server'),
     ...(options.localServer ? { serverOptions: options.localServer } : {}),
     warn: (message) => events.emit('warning', message),
+    notice: (message) => events.emit('warning', message),
     fail: (message) => events.emit('error', new Error(message)),
     changed: (state) => {
       dropClients();

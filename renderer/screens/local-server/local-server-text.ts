@@ -2,7 +2,7 @@
 export const localServerText = {
   title: 'Local server',
   intro:
-    'A complete stand-in of the service on this computer, for trying things out without touching real payroll data. While it runs, the Local environment sends everything to it.',
+    'A complete stand-in of the service on this computer, for trying things out without touching real payroll data. While it runs, the Local environment sends everything to it; Local settings of your own come back when you stop it.',
   server: {
     title: 'Server',
     running: 'Running',
@@ -17,7 +17,7 @@ export const localServerText = {
     startFailed: 'The local server could not be started',
     stopFailed: 'The local server could not be stopped',
     stoppedHelp: 'Start it to get an address, a client to sign in with, a webhook, the request log and fault injection.',
-    runningHelp: 'The Local environment now uses this address.',
+    runningHelp: 'The Local environment uses this address while the server runs. Local settings of your own (another address or client ID) come back when you stop it.',
   },
   copy: 'Copy',
   copied: 'Copied',
