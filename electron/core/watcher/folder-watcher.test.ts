@@ -61,6 +61,27 @@ describe('createFolderWatcher: taking files', () => {
     });
   });
 
+  it('waits longer before it takes an empty file, and takes the rows written into it meanwhile', async () => {
+    await withWatcher({ stabilityMs: 300 }, async ({ dir, seen, countOf, waitFor }) => {
+      const path = join(dir, 'census-late.csv');
+      // An exporter that creates the file, then writes its rows a while later (more than one stability window).
+      const handle = await open(path, 'w');
+      try {
+        await new Promise((done) => setTimeout(done, 900));
+        expect(countOf('census-late.csv')).toBe(0);
+        await handle.write('a,b\n1,2\n');
+      } finally {
+        await handle.close();
+      }
+      await waitFor('census-late.csv with its rows', () => countOf('census-late.csv') > 0);
+      expect(seen.stable.filter((f) => f.name === 'census-late.csv').map((f) => f.size)).toEqual([8]);
+      // One left empty is still taken (and refused as empty by the queue), after EMPTY_FILE_WAIT_FACTOR windows.
+      await writeFile(join(dir, 'census-empty.csv'), '');
+      await waitFor('census-empty.csv', () => countOf('census-empty.csv') > 0);
+      expect(seen.stable.find((f) => f.name === 'census-empty.csv')).toMatchObject({ size: 0 });
+    });
+  });
+
   it('never reports temporary, hidden or non-CSV files', async () => {
     await withWatcher({}, async ({ dir, seen, barrier, watcher }) => {
       const ignoredNames = ['~$census.csv', '.hidden.csv', 'census.csv.tmp', 'census.csv.part', 'notes.txt', 'census.xlsx'];

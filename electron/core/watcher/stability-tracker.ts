@@ -60,6 +60,13 @@ export function notRegular(info: Stats): string {
 
 const versionKey = (size: number, mtimeMs: number): string => `${size}:${mtimeMs}`;
 
+/**
+ * An empty file waits this many stability windows before it is taken (and refused as empty): exporters often create
+ * the file first and write it only once their query is done, and an empty file taken early would be filed in
+ * rejected/ with the writer's rows then landing there, unread.
+ */
+export const EMPTY_FILE_WAIT_FACTOR = 5;
+
 export function createStabilityTracker(options: StabilityTrackerOptions): StabilityTracker {
   const { stabilityMs, checkIntervalMs, logger } = options;
   const pending = new Map<string, Pending>();
@@ -142,11 +149,14 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       schedule(path, entry, stabilityMs === 0 ? 0 : checkIntervalMs);
       return;
     }
-    if (now - entry.since < stabilityMs) {
-      schedule(path, entry, Math.min(checkIntervalMs, stabilityMs - (now - entry.since)));
+    const window = info.size === 0 ? stabilityMs * EMPTY_FILE_WAIT_FACTOR : stabilityMs;
+    if (now - entry.since < window) {
+      schedule(path, entry, Math.min(checkIntervalMs, window - (now - entry.since)));
       return;
     }
-    // Size and mtime held still; a writer that keeps the file open without writing is caught by the open.
+    // Size and mtime held still. On Windows a writer that holds the file without sharing it fails the open below;
+    // on Linux and macOS opening for reading always succeeds, so stillness is the only sign (docs/uploader.md says
+    // what an exporter that pauses mid-file should do).
     try {
       const handle = await open(path, 'r');
       await handle.close();
