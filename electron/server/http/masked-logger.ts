@@ -1,17 +1,17 @@
-/** The server's own log lines never show a pre-signed upload address's signature (it grants the upload). */
+/** The server's own log lines never show a secret sent in a query (a token, a pre-signed upload's signature). */
 import type { Logger } from '../../lib/logger';
+import { maskQuerySecrets } from '../local/log-bodies';
 
-const SIGNATURE_RE = /([?&]signature=)[^&\s"'<>]*/gi;
+// The request log's own masking: the same keys, matched the same way, in every line.
+const mask = (line: string) => maskQuerySecrets(line, 'text');
 
-export const maskSignatures = (text: string) => (text.includes('ignature=') ? text.replace(SIGNATURE_RE, '$1***') : text);
-
-/** A logger that masks `signature=` query values in every line, its children too. */
+/** A logger that masks secret query values (`signature=`, `access_token=`...) in every line, its children too. */
 export function maskedLogger(logger: Logger): Logger {
   return {
-    debug: (m) => logger.debug(maskSignatures(m)),
-    info: (m) => logger.info(maskSignatures(m)),
-    warn: (m) => logger.warn(maskSignatures(m)),
-    error: (m) => logger.error(maskSignatures(m)),
+    debug: (m) => logger.debug(mask(m)),
+    info: (m) => logger.info(mask(m)),
+    warn: (m) => logger.warn(mask(m)),
+    error: (m) => logger.error(mask(m)),
     child: (prefix) => maskedLogger(logger.child(prefix)),
   };
 }

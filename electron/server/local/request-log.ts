@@ -9,7 +9,7 @@ import { bearerClaims } from '../auth/bearer';
 import type { ServerContext } from '../context';
 import type { Db } from '../db/database';
 import { MAX_URL_LENGTH, type ParserRefusal } from '../http/error-handling';
-import { bodyPlaceholder, boundForm, boundJson, boundText, maskSignature } from './log-bodies';
+import { bodyPlaceholder, boundForm, boundJson, boundText, maskQuerySecrets } from './log-bodies';
 import type { RequestLogEntry, RequestsQuery } from './local-schemas';
 
 /** The log keeps the newest this many rows. */
@@ -122,7 +122,13 @@ function requestBodyText(request: FastifyRequest): string | null {
     return bodyPlaceholder(size === null ? undefined : String(size), type);
   }
   if (type && /^application\/x-www-form-urlencoded/i.test(type)) return boundForm(body as Record<string, unknown>, size);
-  return boundJson(body, size);
+  try {
+    return boundJson(body, size);
+  } catch {
+    // JSON.parse takes nesting that JSON.stringify cannot write back (a RangeError from a million `[`): the row is
+    // still written, with what is kept of a body that is not stored.
+    return bodyPlaceholder(size === null ? undefined : String(size), type);
+  }
 }
 
 function responseBodyText(payload: unknown): string | null {
@@ -142,7 +148,7 @@ function rowOf(request: FastifyRequest, reply: FastifyReply, status: number): Ro
   const elapsed = Number.isFinite(reply.elapsedTime) ? reply.elapsedTime : 0;
   const clientId = request.clientId ?? null;
   return [
-    new Date(Date.now() - elapsed).toISOString(), request.method, maskSignature(request.url), status, Math.round(elapsed),
+    new Date(Date.now() - elapsed).toISOString(), request.method, maskQuerySecrets(request.url, 'path'), status, Math.round(elapsed),
     request.id, clientId,
     // A row of no known client is shown to every client: what was sent is kept as its size and type only.
     clientId === null ? sharedRowBody(request) : requestBodyText(request),
@@ -210,7 +216,7 @@ export function noteRefused(ctx: ServerContext, refusal: ParserRefusal): void {
   const line = refusal.head?.toString('latin1', 0, MAX_URL_LENGTH + 64).split('\r\n', 1)[0] ?? '';
   const [, method = '', path = ''] = /^([A-Za-z]{1,20}) (\S+)/.exec(line) ?? [];
   logs.get(ctx)?.add([
-    new Date().toISOString(), method, maskSignature(path.slice(0, MAX_URL_LENGTH)), refusal.status, 0, refusal.traceId,
+    new Date().toISOString(), method, maskQuerySecrets(path.slice(0, MAX_URL_LENGTH), 'path'), refusal.status, 0, refusal.traceId,
     null, null, boundText(refusal.body),
   ]);
 }
