@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { eventually, tempDir } from '../../../test/helpers/local-server';
 import type { FolderClaims } from './folder-claims';
-import { CLAIMS_FOLDER, createFolderClaims } from './folder-claims';
+import { CLAIMS_FOLDER, claimOwner, createFolderClaims } from './folder-claims';
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,6 +23,14 @@ describe('folder claims', () => {
     claims = createFolderClaims({ dataDir: join(root, 'data'), logger: createLogger('claims', () => undefined), timeoutMs: TIMEOUT_MS });
     return { root, claims };
   };
+
+  it('names one data folder however it is spelt: a trailing slash or a relative path is the same uploader', () => {
+    const owner = claimOwner('/x/data', 'desk-1');
+    expect(claimOwner('/x/data/', 'desk-1')).toBe(owner);
+    expect(claimOwner('/x/./other/../data', 'desk-1')).toBe(owner);
+    expect(claimOwner(join(process.cwd(), 'data'), 'desk-1')).toBe(claimOwner('data', 'desk-1'));
+    expect(claimOwner('/x/data-2', 'desk-1')).not.toBe(owner);
+  });
 
   it('never creates the watched folder: one renamed away stays missing, and gets its claim folder back once it returns', async () => {
     const { root, claims } = await start();

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rmdir, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describeError, errorCode } from '../../lib/fs-errors';
 import type { Logger } from '../../lib/logger';
 import { identityOf, type StableFile } from '../watcher/stable-file';
@@ -21,7 +21,9 @@ export const DEFAULT_CLAIM_TIMEOUT_MS = 120_000;
 /** This installation's name in `.processing/`: the host name and a short hash of its data folder (two users of one machine differ). */
 export function claimOwner(dataDir: string, host = hostname()): string {
   const safeHost = host.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 60) || 'host';
-  return `${safeHost}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
+  // Resolved: `/x/d`, `/x/d/` and `d` from /x are one data folder, so one uploader, which must not take its own
+  // claims over as another's.
+  return `${safeHost}-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 8)}`;
 }
 
 export type FolderClaims = {
