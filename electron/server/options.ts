@@ -18,8 +18,8 @@ export type ServerOptions = {
   uploadTtlSeconds: number;
   /** The spec's 5 s; only tests shorten it. */
   deliveryTimeoutMs: number;
-  /** How long an upload PUT may send no byte before it is answered 408 (30 s); only tests shorten it. */
-  uploadStallMs?: number;
+  /** How long a request body (an upload PUT, a JSON or form body) may send no byte before it is answered 408 (30 s); only tests shorten it. */
+  bodyStallMs?: number;
   tls?: { cert: string; key: string };
   logger?: Logger;
   /** Writes the one-time credentials notice (default: stderr). */

@@ -16,6 +16,7 @@ import { fileRoutes } from './files/file-routes';
 import {
   HTTP_SERVER_OPTIONS, MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, newTraceId,
 } from './http/error-handling';
+import { BODY_STALL_MS, installBodyStall } from './http/body-stall';
 import { installExpectContinue } from './http/expect-continue';
 import { installJsonBody } from './http/json-body';
 import { maskedLogger } from './http/masked-logger';
@@ -120,6 +121,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
   });
   installErrorHandling(app, logger);
   installExpectContinue(app);
+  installBodyStall(app, options.bodyStallMs ?? BODY_STALL_MS);
   app.server.on('connect', connectRefusal((refusal) => noteRefused(ctx, refusal)));
   // Answers finished during a stop end their connection, so a keep-alive client does not hold the stop up.
   let stopping = false;

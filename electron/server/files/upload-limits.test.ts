@@ -67,7 +67,7 @@ it('answers an upload with a bad signature at once, even while a large body is s
 });
 
 it('answers an upload that goes silent mid-body with a readable 408, keeps nothing, and the address stays usable', async () => {
-  const quick = await startTestServer({ uploadStallMs: 300 });
+  const quick = await startTestServer({ bodyStallMs: 300 });
   try {
     const quickToken = await getToken(quick.url);
     const content = csvText('census', [censusRow(5)]);

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../../shared';
 import type { ServerContext } from '../context';
 import { PRIVATE_FILE_MODE } from '../db/database';
+import { BODY_STALL_MS } from '../http/body-stall';
 import { HttpError } from '../http/http-error';
 import type { FileRow } from './files-repo';
 import { getFile, markUploaded } from './files-repo';
@@ -33,8 +34,6 @@ declare module 'fastify' {
 }
 
 const NEW_GRANT = 'request a new upload address with POST /law/api/v1/payroll-submissions';
-/** An upload that sends no byte for this long is cut off: nothing is kept and the address can be used again. */
-export const UPLOAD_STALL_MS = 30_000;
 /**
  * Machine-readable kind of a 409 on the PUT, in the `Upload-Status` header: `uploaded` (the service holds this
  * address's file; the header ETag is its MD5 and `Import-Id` its import) or `in-progress` (another upload to this
@@ -82,8 +81,8 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
   if (file.status === 'UPLOADED') throw refusalOf(file);
   if (receiving.has(file.id)) {
     throw new HttpError(409, [
-      `an upload of ${file.file_name} to this address is already in progress; try again later (an upload that sends nothing for ${UPLOAD_STALL_MS / 1000} s is cut off)`,
-    ], {}, { [UPLOAD_STATUS_HEADER]: 'in-progress', 'Retry-After': String(Math.ceil(UPLOAD_STALL_MS / 1000)) });
+      `an upload of ${file.file_name} to this address is already in progress; try again later (an upload that sends nothing for ${BODY_STALL_MS / 1000} s is cut off)`,
+    ], {}, { [UPLOAD_STATUS_HEADER]: 'in-progress', 'Retry-After': String(Math.ceil(BODY_STALL_MS / 1000)) });
   }
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > LIMITS.fileBytes) throw tooLarge(declared);
@@ -154,7 +153,7 @@ async function receiveBody(request: FastifyRequest, path: string, stallMs: numbe
 }
 
 export function uploadRoute(ctx: ServerContext) {
-  const stallMs = ctx.options.uploadStallMs ?? UPLOAD_STALL_MS;
+  const stallMs = ctx.options.bodyStallMs ?? BODY_STALL_MS;
   const receiving = new Set<string>();
   return (app: FastifyInstance) => {
     // Leaves the body unread: the handler streams request.raw itself.
@@ -163,6 +162,7 @@ export function uploadRoute(ctx: ServerContext) {
     app.put('/uploads/:fileId', {
       // The route reads the body itself and counts it; this is the limit Expect: 100-continue is measured against.
       bodyLimit: LIMITS.fileBytes,
+      config: { streamsBody: true },
       onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
         try {
           request.uploadFile = checkUploadRequest(ctx, request, receiving);

@@ -7,7 +7,8 @@ import { deliveriesQuerySchema, LIMITS } from '../../../shared';
 import type { JsonSchema, SchemaName } from './openapi-schemas';
 import { componentSchemas, queryParameters } from './openapi-schemas';
 import { importsQuerySchema, REDELIVER_INTERVAL_MS, requestsQuerySchema } from './local-schemas';
-import { UPLOAD_STALL_MS, UPLOAD_STATUS_HEADER } from '../files/upload-route';
+import { UPLOAD_STATUS_HEADER } from '../files/upload-route';
+import { BODY_STALL_MS } from '../http/body-stall';
 import { MAX_HEADER_BYTES, MAX_URL_LENGTH, sizeText } from '../http/error-handling';
 import { isLocalPath } from './fault-store';
 
@@ -162,7 +163,7 @@ function paths(): Record<string, Record<string, Operation>> {
           }, { ETag: { description: '"<md5 of the body>"', schema: { type: 'string' } } }),
           ...errors([400, 403, 408, 413, 415], {
             400: 'the MD5 of the body differs from the declared checksum, or the body ended early; nothing kept, the grant stays usable until it expires',
-            408: `the body sent no byte for ${UPLOAD_STALL_MS / 1000} s and was cut off; nothing kept, the address can be used again`,
+            408: `the body sent no byte for ${BODY_STALL_MS / 1000} s and was cut off; nothing kept, the address can be used again`,
             403: 'bad or missing signature, an expired address, an address never granted (there is no 404: an unknown address is refused '
               + 'like a forged one), or one replaced by a newer grant for the same checksum (also when that happened while the body arrived)',
             413: 'body over 100 MB; reading stops and nothing is kept',
@@ -179,7 +180,7 @@ function paths(): Record<string, Record<string, Operation>> {
             ETag: { description: `with ${UPLOAD_STATUS_HEADER} uploaded: "<md5 of the stored file>"`, schema: { type: 'string' } },
             'Import-Id': { description: `with ${UPLOAD_STATUS_HEADER} uploaded: the import the file became (GET /local/v1/imports/{id})`, schema: { type: 'string' } },
             'Retry-After': {
-              description: `with ${UPLOAD_STATUS_HEADER} in-progress: seconds to wait (an upload that sends nothing for ${UPLOAD_STALL_MS / 1000} s is cut off)`,
+              description: `with ${UPLOAD_STATUS_HEADER} in-progress: seconds to wait (an upload that sends nothing for ${BODY_STALL_MS / 1000} s is cut off)`,
               schema: { type: 'integer', minimum: 1 },
             },
           }),
