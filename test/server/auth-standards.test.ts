@@ -38,6 +38,21 @@ describe('client credentials (RFC 6749 section 2.3.1)', () => {
     await expect(getToken(server.url, { id: `strict-${i}`, secret })).resolves.toBeTruthy();
   });
 
+  it('the token endpoint reached through a percent-encoded path answers as the token endpoint: OAuth errors, 405 with Allow', async () => {
+    const basic = `Basic ${Buffer.from('strict-0:plain-secret-value').toString('base64')}`;
+    const encoded = `${server.url}/oauth/v1/%61ccess-token`;
+    const big = await fetch(encoded, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'x'.repeat(17 * 1024) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: 'invalid_request' });
+    const wrongType = await fetch(encoded, { method: 'POST', headers: { authorization: basic, 'content-type': 'text/plain' }, body: 'x' });
+    expect(wrongType.status).toBe(400);
+    expect(await wrongType.json()).toMatchObject({ error: 'invalid_request' });
+    const get = await fetch(encoded, { headers: { authorization: basic } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('a wrong secret is still refused in both forms', async () => {
     await expect(strictToken(server.url, 'strict-0', 'plain-secret-valuE')).rejects.toThrow();
     await expect(getToken(server.url, { id: 'strict-3', secret: 'plus sign here' })).rejects.toThrow(/401/);

@@ -97,6 +97,22 @@ it('a bad token is answered 401 before any body, with no 100 Continue', async ()
   await expectRefusal(await converse(censusHead('not-a-token', 50_000_000)), 401, /token/);
 });
 
+it('the token endpoint answers a wrong client secret 401 before any body; the right one hears 100 Continue and gets its token', async () => {
+  const tokenHead = (secret: string, length: number) =>
+    `POST /oauth/v1/access-token HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Basic ${Buffer.from(`test-client:${secret}`).toString('base64')}\r\n`
+    + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+  const form = 'grant_type=client_credentials';
+  await expectRefusal(await converse(tokenHead('wrong-secret', form.length)), 401, /unknown client or wrong client secret/);
+
+  const talk = await converse(tokenHead('test-secret-value-123', form.length));
+  expect((await talk.answer()).status).toBe(100);
+  talk.send(form);
+  const answer = await talk.answer();
+  expect(answer.status, answer.body).toBe(200);
+  expect(JSON.parse(answer.body)).toMatchObject({ token_type: 'Bearer' });
+  talk.socket.destroy();
+});
+
 it('a declared body over the limit is answered 413 before any body, with no 100 Continue', async () => {
   await expectRefusal(await converse(censusHead(token, 6 * 1024 * 1024)), 413, /at most 5 MB/);
 });

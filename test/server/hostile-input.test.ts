@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../shared';
 import type { TestServer } from '../helpers/local-server';
-import { api, getToken, loggedRows, startTestServer } from '../helpers/local-server';
+import { TEST_CLIENT, api, getToken, loggedRows, startTestServer } from '../helpers/local-server';
 
 const PROTO_KEYS = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'];
 const census = { lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'E-1', hireDate: '2026-01-05', employeeStatus: 'ACTIVE' };
@@ -113,8 +113,11 @@ describe('hostile input', () => {
   });
 
   it('the token endpoint\'s 413 carries OAuth\'s error field', async () => {
+    // The client is checked first, before any body is read (without credentials this is a 401 at once).
+    const basic = `Basic ${Buffer.from(`${TEST_CLIENT.id}:${TEST_CLIENT.secret}`).toString('base64')}`;
     const res = await fetch(`${server.url}/oauth/v1/access-token`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&x=${'a'.repeat(20 * 1024)}`,
+      method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&x=${'a'.repeat(20 * 1024)}`,
     });
     const body = errorBodySchema.parse(await res.json());
     expect(res.status).toBe(413);

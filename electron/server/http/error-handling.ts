@@ -26,8 +26,18 @@ export const MAX_URL_LENGTH = 8192;
 
 /** The token endpoint's errors carry OAuth's `error` code too (RFC 6749 section 5.2). */
 const TOKEN_PATH = '/oauth/v1/access-token';
+
+/** The path as the router reads it (percent-decoded), so `/oauth/v1/%61ccess-token` is the token endpoint. */
+export function routedPath(url: string): string {
+  const path = url.split('?', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 const oauthExtra = (request: FastifyRequest, status: number) =>
-  request.url.split('?', 1)[0] === TOKEN_PATH && status >= 400 && status < 500 && status !== 401 ? { error: 'invalid_request' as const } : {};
+  routedPath(request.url) === TOKEN_PATH && status >= 400 && status < 500 && status !== 401 ? { error: 'invalid_request' as const } : {};
 
 /** A byte count as people say it: 5 MB, 16 KB. */
 export function sizeText(bytes: number): string {
@@ -179,7 +189,7 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
       const type = request.headers['content-type'];
       let message = known[1];
       if (known[0] === 415 && type) {
-        const takes = request.url.split('?', 1)[0] === TOKEN_PATH ? 'application/x-www-form-urlencoded' : 'application/json (or a +json type)';
+        const takes = routedPath(request.url) === TOKEN_PATH ? 'application/x-www-form-urlencoded' : 'application/json (or a +json type)';
         message = `${known[1]} ${type}; this endpoint takes ${takes}`;
       }
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = `${known[1]}: at most ${sizeText(request.routeOptions.bodyLimit)}`;
@@ -198,8 +208,10 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    const path = request.url.split('?', 1)[0] ?? '';
+    // Matched as the router reads it: `/oauth/v1/%61ccess-token` is the token endpoint's path, and gets its 405.
+    const routed = routedPath(request.url);
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(routed)).map((r) => r.method))];
     // Fastify answers HEAD wherever it answers GET, so Allow names it too (RFC 9110 section 10.2.1).
     if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
     if (allowed.length > 0) {

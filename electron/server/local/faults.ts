@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerClaims } from '../auth/bearer';
 import type { ServerContext } from '../context';
 import { getFile } from '../files/files-repo';
+import { routedPath } from '../http/error-handling';
 import { HttpError } from '../http/http-error';
 import { faultStore } from './fault-store';
 import { noteDropped } from './request-log';
@@ -31,16 +32,6 @@ async function callerOf(ctx: ServerContext, request: FastifyRequest, path: strin
   }
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)?.[1];
   return basic ? Buffer.from(basic, 'base64').toString('utf8').split(':', 1)[0] : undefined;
-}
-
-/** The path as the router reads it (percent-decoded), so `/law/api/v1/%63ensus` meets the rule for `/law/api/v1/census`. */
-function routedPath(url: string): string {
-  const path = url.split('?', 1)[0] ?? '';
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }
 
 export function installFaults(app: FastifyInstance, ctx: ServerContext): void {

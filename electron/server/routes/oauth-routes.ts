@@ -1,5 +1,6 @@
 /** POST /oauth/v1/access-token: OAuth 2.0 client credentials (docs/service-decisions.md §5). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { StoredClient } from '../auth/clients';
 import type { ServerContext } from '../context';
 import { createAuthenticator } from '../auth/clients';
 import { issueToken } from '../auth/tokens';
@@ -39,6 +40,9 @@ function basicCredentials(header: string | undefined): Credentials[] {
 const invalidClient = (message: string) =>
   new HttpError(401, [message], { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic realm="payroll", charset="UTF-8"' });
 
+/** The client a token request authenticated as, by request (set by the route's onRequest hook). */
+const authenticated = new WeakMap<FastifyRequest, StoredClient>();
+
 /** Form parameters a token request sent more than once (a request may not repeat one), by request. */
 const repeatedParams = new WeakMap<FastifyRequest, string[]>();
 
@@ -56,17 +60,23 @@ export function oauthRoutes(ctx: ServerContext) {
     });
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, _body, done) => done(null, undefined));
 
-    app.post('/oauth/v1/access-token', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
+    // The client is checked before the body is read (its credentials are in the header only), so a wrong secret is
+    // answered at once: with Expect: 100-continue the body is then never sent.
+    const onRequest = async (request: FastifyRequest) => {
       const candidates = basicCredentials(request.headers.authorization);
       if (candidates.length === 0) throw invalidClient('client authentication is required: Authorization: Basic base64(clientId:clientSecret)');
-      let client;
+      let client: StoredClient | undefined;
       for (const credentials of candidates) {
         client = await authenticate(credentials.id, credentials.secret);
         if (client) break;
       }
       if (!client) throw invalidClient('unknown client or wrong client secret');
       request.clientId = client.id;
+      authenticated.set(request, client);
+    };
 
+    app.post('/oauth/v1/access-token', { bodyLimit: FORM_LIMIT, onRequest }, async (request, reply) => {
+      const client = authenticated.get(request) as StoredClient;
       const type = request.headers['content-type'] ?? '';
       if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
         throw new HttpError(400, ['the body must be application/x-www-form-urlencoded with grant_type=client_credentials'], { error: 'invalid_request' });
