@@ -296,4 +296,42 @@ describe('Send records in Chromium', () => {
     }
     expect(world.errors).toEqual([]);
   }, 120_000);
+
+  it('adds records loaded from JSON after a person already typed, and says so', async () => {
+    const { page } = world;
+    await openScreen(page, 'Send records');
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    const person = (n: number) => page.getByRole('group', { name: `Person ${n}` });
+    await person(1).getByRole('textbox', { name: 'Last name' }).fill('Keepme');
+    await person(1).getByRole('textbox', { name: 'Employee registration' }).fill('E-7777');
+
+    await page.getByRole('tab', { name: 'JSON file' }).click();
+    const json = page.getByRole('tabpanel', { name: 'JSON file' });
+    const records = [
+      { lastName: 'Okoye', firstName: 'Ngozi', employeeRegistration: 'E2E-500', hireDate: '2026-06-01', employeeStatus: 'ACTIVE' },
+      { lastName: 'Lindqvist', firstName: 'Sven', employeeRegistration: 'E2E-501', hireDate: '2026-06-02', employeeStatus: 'ON_LEAVE' },
+    ];
+    await json.getByRole('textbox', { name: 'Or paste JSON here' }).fill(JSON.stringify(records, null, 2));
+    await json.getByRole('button', { name: 'Put the records in the form' }).click();
+
+    // Back on New hires: the typed person first, untouched, then the two loaded ones; the message says so.
+    await expect.poll(() => page.getByRole('tab', { name: 'New hires' }).getAttribute('aria-selected')).toBe('true');
+    expect(await person(1).getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Keepme');
+    expect(await person(1).getByRole('textbox', { name: 'Employee registration' }).inputValue()).toBe('E-7777');
+    expect(await person(2).getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Okoye');
+    expect(await person(2).getByRole('textbox', { name: 'Employee registration' }).inputValue()).toBe('E2E-500');
+    expect(await person(3).getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Lindqvist');
+    expect(await person(3).getByRole('combobox', { name: 'Employee status' }).inputValue()).toBe('ON_LEAVE');
+    expect(await page.getByRole('group', { name: 'Person 4' }).count()).toBe(0);
+    await page.getByRole('status').filter({ hasText: '2 records from the JSON were added to the new hires form, after the 1 already in it.' }).waitFor();
+    await page.getByRole('button', { name: 'Send 3 people' }).waitFor();
+    await screenshots(page, 'send-records-json-added-after-typed');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Start over' }).click();
+    await page.getByRole('tab', { name: 'JSON file' }).click();
+    await json.getByRole('textbox', { name: 'Or paste JSON here' }).fill('');
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    expect(world.errors).toEqual([]);
+  }, 120_000);
 });

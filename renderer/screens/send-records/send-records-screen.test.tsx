@@ -476,6 +476,21 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
     expect(within(person(2)).getByLabelText<HTMLSelectElement>(/^Pay cycle/).value).toBe('MONTHLY');
   });
 
+  it('adds JSON records after a person already typed rather than replace them', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Keepme');
+    type(person(1), /^Employee registration/, 'E-7777');
+    await user.click(screen.getByRole('tab', { name: 'JSON file' }));
+    fireEvent.change(screen.getByLabelText('Or paste JSON here'), { target: { value: JSON.stringify([{ lastName: 'Smith', employeeRegistration: 'E-1' }]) } });
+    await user.click(screen.getByRole('button', { name: 'Put the records in the form' }));
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'New hires' }).getAttribute('aria-selected')).toBe('true'));
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Keepme');
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Employee registration/).value).toBe('E-7777');
+    expect(within(person(2)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
+    expect(screen.getByRole('status').textContent).toContain('1 record from the JSON was added to the new hires form, after the 1 already in it.');
+  });
+
   it('names what is wrong with pasted JSON and loads nothing', async () => {
     renderScreen(<SendRecordsScreen />);
     const user = userEvent.setup();

@@ -18,21 +18,22 @@ const TERMINATED = { employeeStatus: 'TERMINATED' } as const;
 export function SendRecordsScreen() {
   // Everything here outlives the screen (screen-memory.ts): a clerk back from Queue finds the tab and drafts they left.
   const [tab, setTab] = useKeptState<Tab>('tab', 'census');
-  const [loaded, setLoaded] = useKeptState<{ kind: RecordKind; count: number } | undefined>('loaded', undefined);
+  const [loaded, setLoaded] = useKeptState<{ kind: RecordKind; count: number; after: number } | undefined>('loaded', undefined);
   const census = useBatchForm('census', 'census', t.census.person);
   const termination = useBatchForm('termination', 'census', () => t.termination.who, TERMINATED);
   const receipts = useBatchForm('receipts', 'receipt', t.receipts.row);
 
+  // Loaded records go after what is in the form, as a paste does: typed work is never replaced without a word.
   const onLoad = (kind: RecordKind, rows: FormRow[]) => {
-    (kind === 'census' ? census : receipts).addRows(rows, 'replace');
-    setLoaded({ kind, count: rows.length });
+    const after = (kind === 'census' ? census : receipts).addRows(rows);
+    setLoaded({ kind, count: rows.length, after });
     setTab(kind === 'census' ? 'census' : 'receipts');
   };
 
   const loadedNote = (kind: RecordKind) =>
     loaded?.kind === kind && (
       <Alert color="blue" role="status" withCloseButton onClose={() => setLoaded(undefined)} closeButtonLabel={t.dismiss}>
-        <Text size="sm">{t.json.loaded(loaded.count, t.json.loadedInto[kind])}</Text>
+        <Text size="sm">{t.json.loaded(loaded.count, t.json.loadedInto[kind], loaded.after)}</Text>
       </Alert>
     );
 

@@ -90,7 +90,10 @@ export const sendRecordsText = {
     text: 'Or paste JSON here',
     load: 'Put the records in the form',
     loadedInto: { census: 'the new hires form', receipt: 'the receipts grid' },
-    loaded: (n: number, where: string) => `${n === 1 ? '1 record was' : `${n} records were`} put in ${where} from the JSON. Check them, then send.`,
+    /** `after`: the records that were in the form already; the loaded ones come after them. */
+    loaded: (n: number, where: string, after = 0) => (after === 0
+      ? `${n === 1 ? '1 record was' : `${n} records were`} put in ${where} from the JSON. Check them, then send.`
+      : `${n === 1 ? '1 record' : `${n} records`} from the JSON ${n === 1 ? 'was' : 'were'} added to ${where}, after the ${after} already in it. Check them, then send.`),
     problemsTitle: 'The JSON was not loaded',
     empty: 'Choose a file or paste JSON first.',
   },

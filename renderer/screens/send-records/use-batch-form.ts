@@ -188,12 +188,16 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
     await check(event);
   };
 
-  /** Puts rows (pasted or loaded) into the form: blank rows give way, then every row is checked at once. */
-  const addRows = (added: FormRow[], how: 'append' | 'replace' = 'append') => {
-    const kept = how === 'replace' ? [] : form.getValues('rows').filter((row) => !isEmptyRow(row));
+  /**
+   * Puts rows (pasted or loaded) into the form after the ones already there: blank rows give way, nothing typed is
+   * lost, then every row is checked at once. Answers how many rows were there before, for the message.
+   */
+  const addRows = (added: FormRow[]): number => {
+    const kept = form.getValues('rows').filter((row) => !isEmptyRow(row));
     rows.replace([...kept, ...added]);
     update({ outcome: undefined, recordProblems: {} });
     void form.trigger();
+    return kept.length;
   };
 
   /** The clerk's choice to throw the draft away. */
