@@ -26,17 +26,31 @@ export type NoticeItem = BridgeEvent<'notice'> & { at: number; key: number };
 
 type LiveEvent =
   | { kind: 'job'; job: JobView }
-  | { kind: 'progress'; progress: JobProgressView };
+  | { kind: 'progress'; progress: JobProgressView }
+  /** The queue must be fetched again (the service uploads go to changed): after the events before it, never before. */
+  | { kind: 'refetchQueue' };
 
-/** Applies a frame's worth of job and progress events to the cached queue and progress. */
+/**
+ * Applies a frame's worth of job and progress events to the cached queue and progress.
+ *
+ * A job event cannot say which service the file waits for (`waitsFor` needs to know where uploads go now, which only
+ * `jobs.query` answers), so only a fetch of the queue can be trusted with it. Two things keep a stale "Waiting to
+ * retry" from outliving a change of service: the fetch asked for by a folder state is made after the job events that
+ * came before it (the old pipeline's last words, gathered in the same frame, would otherwise land on the fresh answer),
+ * and an event written into a queue that is waiting to be fetched again (the Queue screen is not open) leaves it so:
+ * writing into the cache would otherwise count as fresh data, and the screen would open on the old rows.
+ */
 export function applyLiveEvents(client: QueryClient, events: LiveEvent[]): void {
   const jobs = new Map<number, JobView>();
   const progress: JobProgressView[] = [];
+  let refetchQueue = false;
   for (const event of events) {
     if (event.kind === 'job') jobs.set(event.job.id, event.job);
-    else progress.push(event.progress);
+    else if (event.kind === 'progress') progress.push(event.progress);
+    else refetchQueue = true;
   }
   if (jobs.size > 0) {
+    const outdated = client.getQueryState(queueKey)?.isInvalidated === true;
     client.setQueryData<JobWindow>(queueKey, (current) => {
       if (!current) return current;
       const byId = new Map(current.items.map((job) => [job.id, job]));
@@ -52,7 +66,10 @@ export function applyLiveEvents(client: QueryClient, events: LiveEvent[]): void 
       }
       return { total: Math.max(total, byId.size), items: [...byId.values()].sort((a, b) => a.foundAt - b.foundAt || a.id - b.id) };
     });
+    // Still to be fetched again; a fetch under way (the screen is open) brings the answer that settles it.
+    if (outdated && !refetchQueue) void client.invalidateQueries({ queryKey: queueKey, refetchType: 'none' });
   }
+  if (refetchQueue) void client.invalidateQueries({ queryKey: queueKey });
   if (progress.length > 0 || jobs.size > 0) {
     client.setQueryData<ProgressById>(progressKey, (current = {}) => {
       const next = { ...current };
@@ -72,8 +89,9 @@ const MAX_NOTICES = 5;
 /**
  * Keeps the cache current from the core's events, for the whole app: the queue and progress update in place, finished
  * files and batches refresh the History windows (at most every two seconds), folder and local-server states replace
- * their cached answers, and a folder state (also said when the service changes) refetches the queue; once the folder is
- * watched again, the notices that said the watch stopped go.
+ * their cached answers, and a folder state (also said when the service changes) refetches the queue, once the job
+ * events before it are applied (applyLiveEvents); once the folder is watched again, the notices that said the watch
+ * stopped go.
  */
 export function useLiveUpdates(schedule?: Schedule): void {
   const bridge = useBridge();
@@ -100,7 +118,8 @@ export function useLiveUpdates(schedule?: Schedule): void {
           client.setQueryData<NoticeItem[]>(noticesKey, (current) => current?.filter((notice) => notice.until !== 'watching'));
         }
         // Said whenever the service uploads go to changes too: which queued files wait for another one changes with it.
-        void client.invalidateQueries({ queryKey: queueKey });
+        // Through the batcher, so the fetch comes after the job events that came before this one.
+        batcher.push({ kind: 'refetchQueue' });
       }),
       bridge.on('localServer', (state) => client.setQueryData(keyOf('localServer.state', {}), state)),
       bridge.on('notice', (notice) => client.setQueryData<NoticeItem[]>(noticesKey, (current = []) =>

@@ -2,16 +2,24 @@
  * One file in flight: its step, its progress while it is read or sent, and retry-now while it waits on the network.
  * Plain elements and a height known from the state (queueRowHeight): a thousand files going through re-render these
  * rows several times a second, and neither Mantine's style props nor measuring each row was cheap enough for that.
+ * So nothing of unknown height goes into a row: a failed Retry now is told by the screen (RetryFailedNotice), above
+ * the list, where its whole text fits and where it stays when the row scrolls away or changes.
  */
 import { Badge, Button, Progress } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { memo } from 'react';
-import type { JobProgressView, JobView } from '../../../shared/bridge';
+import { BridgeError, type JobProgressView, type JobView } from '../../../shared/bridge';
 import { PROFILE_TITLES } from '../../../shared/settings.schema';
-import { ErrorAlert } from '../../components/error-alert';
 import { asSentence, formatBytes, formatDuration, formatSpeed, formatTime } from '../../components/format';
 import { useBridgeMutation } from '../../data/bridge-queries';
+import { queueKey } from '../../data/use-bridge-event';
 import { queueText as t } from './queue-text';
 import { stepOf, type QueueStep } from './queue-step';
+
+/** A Retry now the core refused or could not take, for the screen to tell. */
+export type RetryFailure = { name: string; error: unknown };
+/** Called with undefined when Retry now is pressed (the last failure is over), and with the failure if it fails. */
+export type OnRetryOutcome = (failure: RetryFailure | undefined) => void;
 
 const STEP_COLORS: Record<QueueStep, string> = { found: 'gray', checking: 'blue', uploading: 'blue', waiting: 'yellow', filing: 'green' };
 
@@ -40,14 +48,22 @@ function ProgressLine({ job, progress }: { job: JobView; progress: JobProgressVi
   );
 }
 
-function RetryNow({ job }: { job: JobView }) {
-  const retry = useBridgeMutation('jobs.retryNow');
+function RetryNow({ job, onOutcome }: { job: JobView; onOutcome: OnRetryOutcome }) {
+  const client = useQueryClient();
+  // Options of the mutation itself, not of mutate(): they run even if the row has scrolled away meanwhile.
+  const retry = useBridgeMutation('jobs.retryNow', {
+    onMutate: () => onOutcome(undefined),
+    onError: (error) => {
+      onOutcome({ name: job.name, error });
+      // The core knows better than the row (the file waits for another service, has moved on or is gone): show that.
+      if (error instanceof BridgeError && (error.code === 'conflict' || error.code === 'not_found')) {
+        void client.invalidateQueries({ queryKey: queueKey });
+      }
+    },
+  });
   return (
-    <>
-      <Button size="xs" variant="light" loading={retry.isPending} aria-label={t.retryNowLabel(job.name)}
-        onClick={() => retry.mutate({ id: job.id })}>{t.retryNow}</Button>
-      {retry.error && <ErrorAlert error={retry.error} />}
-    </>
+    <Button size="xs" variant="light" loading={retry.isPending} aria-label={t.retryNowLabel(job.name)}
+      onClick={() => retry.mutate({ id: job.id })}>{t.retryNow}</Button>
   );
 }
 
@@ -62,7 +78,9 @@ function help(job: JobView, step: QueueStep): string {
   return t.stepHelp[step];
 }
 
-export const QueueJobRow = memo(function QueueJobRow({ job, progress }: { job: JobView; progress: JobProgressView | undefined }) {
+export const QueueJobRow = memo(function QueueJobRow({ job, progress, onRetryOutcome }: {
+  job: JobView; progress: JobProgressView | undefined; onRetryOutcome: OnRetryOutcome;
+}) {
   const step = stepOf(job);
   const text = help(job, step);
   return (
@@ -72,7 +90,7 @@ export const QueueJobRow = memo(function QueueJobRow({ job, progress }: { job: J
         <span className="queue-size">{formatBytes(job.size)}</span>
         <span className="queue-step">
           <Badge color={STEP_COLORS[step]} variant="light">{job.waitsFor ? t.waitsForBadge : t.steps[step]}</Badge>
-          {step === 'waiting' && !job.waitsFor && <RetryNow job={job} />}
+          {step === 'waiting' && !job.waitsFor && <RetryNow job={job} onOutcome={onRetryOutcome} />}
         </span>
       </div>
       <div className={step === 'waiting' ? 'queue-text queue-text-2' : 'queue-text queue-text-1'} title={text}>{text}</div>

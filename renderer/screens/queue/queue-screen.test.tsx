@@ -2,7 +2,10 @@
 import '../../test-kit/setup-dom';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+import { BridgeError, type JobView } from '../../../shared/bridge';
+import { FLUSH_INTERVAL_MS } from '../../data/event-batcher';
 import { useLiveUpdates } from '../../data/use-bridge-event';
 import { createMemoryBridge, makeJob } from '../../test-kit/memory-bridge';
 import { renderScreen } from '../../test-kit/render-screen';
@@ -14,6 +17,26 @@ function LiveQueue() {
 }
 
 const watching = { folder: '/data/exports', state: 'watching' as const };
+
+/** The app shows one screen at a time: the live updates run while the Queue is closed (the clerk is on Settings). */
+function QueueOrSettings() {
+  useLiveUpdates();
+  const [queue, setQueue] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setQueue(!queue)}>{queue ? 'Go to Settings' : 'Back to Queue'}</button>
+      {queue ? <QueueScreen /> : <p>The Settings screen</p>}
+    </>
+  );
+}
+
+/** Longer than the event batcher waits before it applies what it gathered. */
+const afterFlush = () => new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS * 2));
+
+/** A job as the core's `job` event carries it: the event cannot say which service the file waits for. */
+const asEvent = ({ waitsFor: _, ...job }: JobView): JobView => job;
+
+const SANDBOX = { profile: 'sandbox' as const, builtIn: false, address: 'https://sandbox.example.com' };
 
 describe('QueueScreen', () => {
   it('shows the watched folder and pauses and resumes it', async () => {
@@ -103,6 +126,68 @@ describe('QueueScreen', () => {
     expect(screen.getByText(/Queued for Sandbox \(https:\/\/sandbox\.example\.com\), and sent only there\. It is sent once Sandbox is the active environment again/)).toBeTruthy();
     expect(screen.getByText(/Queued for the test server built into this app.*start it on the Local server screen/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Retry .* now$/ })).toBeNull();
+  });
+
+  it('tells a failed Retry now outside the row, whole, and shows what the core says of the file', async () => {
+    const job = makeJob({ name: 'census-moved.csv', state: 'waiting', resumeState: 'granting', attempts: 2, lastError: 'the service cannot be reached' });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
+    const refusal = 'census-moved.csv was queued for Sandbox (https://sandbox.example.com) and is sent only there: '
+      + 'make Sandbox the active environment in Settings, with that address, and it is sent';
+    bridge.override('jobs.retryNow', () => {
+      throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: refusal });
+    });
+    renderScreen(<LiveQueue />, bridge);
+    const retry = await screen.findByRole('button', { name: 'Retry census-moved.csv now' });
+    // The core's answer is newer than the screen: the file waits for another service now.
+    bridge.state.jobs[0]!.waitsFor = SANDBOX;
+    await userEvent.click(retry);
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Retry now did not work for census-moved.csv')).toBeTruthy();
+    expect(alert.textContent).toContain(`${refusal}.`);
+    // Not in a row of the list, whose height is fixed and would cut it off.
+    expect(alert.closest('[role="listitem"]')).toBeNull();
+    // The row is fetched again and says why Retry now could not send it; the message stays until dismissed.
+    expect(await screen.findByText('Waiting for its service')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry census-moved.csv now' })).toBeNull();
+    expect(screen.getByRole('alert')).toBe(alert);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  it('shows a file waiting for its service after a switch, even when the old service\'s last job event comes just before', async () => {
+    const job = makeJob({ name: 'census-switch.csv', state: 'waiting', resumeState: 'granting', attempts: 1 });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
+    renderScreen(<LiveQueue />, bridge);
+    await screen.findByRole('button', { name: 'Retry census-switch.csv now' });
+    // The switch: the old pipeline stops (a last job event), the core says the folder state, uploads go elsewhere.
+    bridge.state.jobs[0]!.waitsFor = SANDBOX;
+    bridge.emit('job', asEvent({ ...job, attempts: 2 }));
+    bridge.emit('folder', watching);
+    await afterFlush();
+    await afterFlush();
+    expect(screen.getByText('Waiting for its service')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry census-switch.csv now' })).toBeNull();
+  });
+
+  it('opens on the files waiting for their service when the switch happened while the Queue was closed', async () => {
+    const job = makeJob({ name: 'census-away.csv', state: 'waiting', resumeState: 'granting', attempts: 1 });
+    const other = makeJob({ name: 'census-new.csv', state: 'found' });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
+    renderScreen(<QueueOrSettings />, bridge);
+    await screen.findByRole('button', { name: 'Retry census-away.csv now' });
+    await userEvent.click(screen.getByRole('button', { name: 'Go to Settings' }));
+    // Switched on Settings: the folder state is said, and the new service's pipeline goes on with its own files.
+    bridge.state.jobs[0]!.waitsFor = SANDBOX;
+    bridge.emit('folder', watching);
+    await afterFlush();
+    bridge.state.jobs.push(other);
+    bridge.emit('job', asEvent(other));
+    await afterFlush();
+    await userEvent.click(screen.getByRole('button', { name: 'Back to Queue' }));
+    expect(await screen.findByText('Waiting for its service')).toBeTruthy();
+    expect(screen.getByText('census-new.csv')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry census-away.csv now' })).toBeNull();
   });
 
   it('follows a file from found to finished through events', async () => {

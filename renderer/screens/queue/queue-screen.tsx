@@ -2,6 +2,7 @@
 import { Paper, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
@@ -10,8 +11,9 @@ import { useWindowList } from '../../components/use-window-list';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { progressKey, QUEUE_QUERY, type ProgressById } from '../../data/use-bridge-event';
 import { FolderHeader } from './folder-header';
-import { QueueJobRow, queueRowHeight } from './queue-job-row';
+import { QueueJobRow, queueRowHeight, type RetryFailure } from './queue-job-row';
 import { queueText as t } from './queue-text';
+import { RetryFailedNotice } from './retry-failed-notice';
 
 const NO_PROGRESS: ProgressById = {};
 const NO_JOBS: JobView[] = [];
@@ -21,6 +23,8 @@ export function QueueScreen() {
   const { data: progress = NO_PROGRESS } = useQuery<ProgressById>({ queryKey: progressKey, queryFn: () => ({}), staleTime: Infinity });
   const items = queue.data?.items ?? NO_JOBS;
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
+  // The setter is stable, so the memoised rows do not render again for it.
+  const [retryFailure, setRetryFailure] = useState<RetryFailure>();
   // Heights follow from each file's state, so nothing is measured while files stream through.
   const { listRef, virtualizer, scrollMargin } = useWindowList(items.length, {
     size: (index) => queueRowHeight(items[index], progress[items[index]?.id ?? -1] !== undefined, narrow),
@@ -32,6 +36,8 @@ export function QueueScreen() {
     <>
       <PageHeader title={t.title} description={t.description} />
       <FolderHeader />
+      {/* Always there, so the list below knows when a message here moves it (useWindowList watches what is above). */}
+      <div>{retryFailure && <RetryFailedNotice failure={retryFailure} onClose={() => setRetryFailure(undefined)} />}</div>
       {queue.error && <ErrorAlert error={queue.error} title={t.loadError} />}
       {queue.data && items.length === 0 && <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>}
       {items.length > 0 && (
@@ -46,7 +52,7 @@ export function QueueScreen() {
                 return (
                   <div key={row.key} role="listitem" data-index={row.index}
                     style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: row.size, transform: `translateY(${row.start - scrollMargin}px)` }}>
-                    <QueueJobRow job={job} progress={progress[job.id]} />
+                    <QueueJobRow job={job} progress={progress[job.id]} onRetryOutcome={setRetryFailure} />
                   </div>
                 );
               })}

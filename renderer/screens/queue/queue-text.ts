@@ -57,5 +57,7 @@ export const queueText = {
       + `It is sent once ${environment} is the active environment again, with that address, in Settings.`),
   retryNow: 'Retry now',
   retryNowLabel: (name: string) => `Retry ${name} now`,
+  retryFailed: (name: string) => `Retry now did not work for ${name}`,
+  dismiss: 'Dismiss',
   loadError: 'The queue cannot be shown',
 };
