@@ -33,7 +33,9 @@ describe('handshake metadata', () => {
       // invisible: zero-width space and joiner, byte-order mark, soft hyphen, invisible times, annotation, language tag;
       // a noncharacter and a lone surrogate
       'a\u200bb.csv', 'a\u200db.csv', '\ufeffa.csv', 'a\u00adb.csv', 'a\u2062b.csv', 'a\ufff9b.csv', 'a\u{e0001}b.csv',
-      'a\ufffeb.csv', 'a\ud800b.csv']
+      'a\ufffeb.csv', 'a\ud800b.csv',
+      // drawn as nothing too (Default_Ignorable_Code_Point): Hangul fillers, combining grapheme joiner, variation selectors
+      'invoice\u3164.csv', 'a\u115fb.csv', 'a\u1160b.csv', 'a\uffa0b.csv', 'a\u034fb.csv', 'a\u17b4b.csv', 'a\ufe0fb.csv', 'a\u{e0100}b.csv']
       .map((fileName) => [{ fileName }, '[0].fileName: must not hold control characters, line breaks, or invisible or bidirectional marks'] as [Record<string, unknown>, string]),
   ])('refuses %j, naming the item and field', (over, message) => {
     expect(messages([item(over)])).toEqual([message]);

@@ -39,10 +39,11 @@ const MD5_RE = /^[0-9a-fA-F]{32}$/;
  * Characters a file name must not hold, as a regular-expression class (with the `u` flag): control characters
  * (line breaks and tabs among them), line and paragraph separators, and the invisible format characters, among them
  * the marks that reorder text (bidirectional overrides and isolates), zero-width characters, the byte-order mark
- * and the soft hyphen; also lone surrogates and noncharacters. They would forge log lines or make `invoice.csv`
- * look like another name on screen. The uploader's output escapes the same characters (electron/lib/printable-name).
+ * and the soft hyphen; every other character Unicode says to draw as nothing (Default_Ignorable_Code_Point: the
+ * Hangul fillers, the combining grapheme joiner, variation selectors); also lone surrogates and noncharacters. They
+ * would forge log lines or make `invoice.csv` look like another name on screen. The uploader's output escapes the same characters (electron/lib/printable-name).
  */
-export const UNSAFE_FILE_NAME_CLASS = String.raw`\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}`;
+export const UNSAFE_FILE_NAME_CLASS = String.raw`\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}\p{Default_Ignorable_Code_Point}`;
 export const UNSAFE_FILE_NAME_CHARS = new RegExp(`[${UNSAFE_FILE_NAME_CLASS}]`, 'u');
 
 const str = () => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') });
