@@ -346,7 +346,7 @@ describe('request bodies: the document refuses exactly what the server refuses',
   it.each([
     ['a/b.csv'], ['a\\b.csv'], ['..csv'], ['a..b.csv'], ['.csv'], ['x.CSV'], ['a.b.csv'], ['.a.csv'], ['a..csv'], ['a.csv.'],
     ['a\u0000.csv'], ['a\nb.csv'], ['a\u0085.csv'], ['inv\u202Evsc.csv'], ['a\u200bb.csv'], ['\ufeffa.csv'], ['a\u00adb.csv'],
-    ['a\ufffeb.csv'], ['Folha de pagamento é 😀.csv'], ['census.txt'], [`${'n'.repeat(251)}.csv`], [`${'n'.repeat(252)}.csv`],
+    ['a\ufffeb.csv'], ['invoice\u3164.csv'], ['a\u034fb.csv'], ['Folha de pagamento é 😀.csv'], ['census.txt'], [`${'n'.repeat(251)}.csv`], [`${'n'.repeat(252)}.csv`],
   ])('fileName %j', async (fileName) => {
     const item = metadata(`name ${unique++}`, { fileName });
     const { server: taken, document, answer } = await verdicts('/law/api/v1/payroll-submissions', 'SubmissionRequest', [item]);
@@ -369,6 +369,7 @@ describe('request bodies: the document refuses exactly what the server refuses',
       .map((field): [string, Record<string, unknown>] => [`${field}: null`, { [field]: null }]),
     ['lastName of spaces', { lastName: '   ' }], ['payrollGroup of a tab', { payrollGroup: '\t' }], ['lastName padded', { lastName: '  Doe ' }],
     ...[0.07, 19.99, 4.35, 0.29, 1.15, 999_999_999_999.99].map((v): [string, Record<string, unknown>] => [`hourlyRate ${v}`, { hourlyRate: v }]),
+    ['toString: null', { toString: null }], ['hiredate: null (no such field)', { hiredate: null }],
     ['hireDate 2023-02-29', { hireDate: '2023-02-29' }], ['hireDate 2024-02-29', { hireDate: '2024-02-29' }], ['hireDate 0099-01-01', { hireDate: '0099-01-01' }],
   ])('census %s', async (_name, over) => {
     const { server: taken, document, answer } = await verdicts('/law/api/v1/census', 'CensusBatch', [{ ...census(), ...over }]);
@@ -380,6 +381,14 @@ describe('request bodies: the document refuses exactly what the server refuses',
     ['paymentDate 2026-02-30', { paymentDate: '2026-02-30' }],
   ])('receipt %s', async (_name, over) => {
     const { server: taken, document, answer } = await verdicts('/law/api/v1/receipt', 'ReceiptBatch', [{ ...RECEIPT, ...over }]);
+    expect(document, JSON.stringify(answer)).toBe(taken);
+  });
+
+  it.each([
+    `whsec_${'A'.repeat(32)}`, `whsec_${'A'.repeat(31)}`, `whsec_${'A'.repeat(32)}==`, `whsec_${'A'.repeat(40)}===`, 'abc', `WHSEC_${'A'.repeat(32)}`,
+    `whsec_${'A'.repeat(31)}-`,
+  ])('webhook secret %s', async (secret) => {
+    const { server: taken, document, answer } = await verdicts('/local/v1/webhook', 'WebhookRegistration', { url: 'http://127.0.0.1:9/hook', secret }, 'PUT');
     expect(document, JSON.stringify(answer)).toBe(taken);
   });
 
