@@ -113,7 +113,9 @@ export const sendRecordsText = {
   successTitle: 'Sent',
   success: (records: number, importId: string) =>
     `The service received ${records === 1 ? '1 record' : `${records} records`}. Import id: ${importId}.`,
-  successNext: 'The service checks each record next; the outcome shows on the History screen.',
+  // The app learns only that the batch arrived: the service reports each record's result to the company's webhook.
+  successNext: 'The service checks each record next and reports which it accepted to your company\'s webhook (ask your service provider '
+    + 'with the import id if a record is missing). The History screen keeps this batch under Sent records.',
   copyImportId: 'Copy import id',
   copied: 'Copied',
   sendMore: 'Send more records',
