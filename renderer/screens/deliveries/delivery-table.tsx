@@ -4,13 +4,14 @@ import type { DeliveryAttempt } from '../../../shared';
 import { deliveriesText } from './deliveries-text';
 import { deliveryTime, durationText, eventText, httpCodeText } from './delivery-format';
 import { DeliveryStatusBadge } from './delivery-status-badge';
+import { ScrollTable } from '../../components/scroll-table';
 
 const t = deliveriesText.table;
 
 export function DeliveryTable({ items, onDetails }: { items: DeliveryAttempt[]; onDetails: (id: number) => void }) {
   return (
     <>
-      <Table.ScrollContainer minWidth={860}>
+      <ScrollTable label={t.caption} minWidth={860}>
         <Table striped highlightOnHover withTableBorder captionSide="top" verticalSpacing="xs">
           <Table.Caption>{t.caption}</Table.Caption>
           <Table.Thead>
@@ -47,7 +48,7 @@ export function DeliveryTable({ items, onDetails }: { items: DeliveryAttempt[]; 
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       <Text size="sm" c="dimmed">{t.legend}</Text>
     </>
   );

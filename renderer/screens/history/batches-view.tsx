@@ -8,6 +8,7 @@ import { formatDateTime, formatNumber } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { historyText as t } from './history-text';
+import { ScrollTable } from '../../components/scroll-table';
 
 type BatchFilters = { outcome: '' | BatchView['state']; kind: '' | BatchView['kind']; from: string; to: string };
 const NONE: BatchFilters = { outcome: '', kind: '', from: '', to: '' };
@@ -50,7 +51,7 @@ export function BatchesView() {
       {filtered.length > 0 && (
         <>
           <Text fw={600} mb="xs">{t.batchCount(filtered.length)}</Text>
-          <Table.ScrollContainer minWidth={560}>
+          <ScrollTable label={t.batchTableLabel} minWidth={560}>
             <Table striped withTableBorder aria-label={t.batchTableLabel}>
               <Table.Thead>
                 <Table.Tr>
@@ -70,7 +71,7 @@ export function BatchesView() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
           {filtered.length > shown && <Button variant="default" mt="sm" onClick={() => setShown(shown + STEP)}>{t.showMore}</Button>}
         </>
       )}

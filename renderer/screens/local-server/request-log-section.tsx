@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { useRequestLog } from '../../data/local-server-queries';
 import { localServerText } from './local-server-text';
 import { Section } from './section';
+import { ScrollTable } from '../../components/scroll-table';
 
 const t = localServerText.log;
 const LIMITS = [50, 100, 500];
@@ -23,7 +24,7 @@ export function RequestLogSection() {
       {log.error && <ErrorAlert error={log.error} title={t.failed} />}
       {log.isSuccess && items.length === 0 && <Text size="sm">{t.empty}</Text>}
       {items.length > 0 && (
-        <Table.ScrollContainer minWidth={620} maxHeight={420}>
+        <ScrollTable label={t.caption} minWidth={620} maxHeight={420}>
           <Table striped withTableBorder captionSide="top" verticalSpacing={4} stickyHeader>
             <Table.Caption>{t.caption}</Table.Caption>
             <Table.Thead>
@@ -53,7 +54,7 @@ export function RequestLogSection() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
     </Section>
   );
