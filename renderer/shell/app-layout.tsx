@@ -1,7 +1,7 @@
 /** The frame around every screen: a header, the navigation (a drawer behind a button on narrow windows or at 200 % zoom) and the content. */
-import { AppShell, Badge, Burger, Group, NavLink, Title, VisuallyHidden } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import type { ReactNode } from 'react';
+import { AppShell, Badge, Burger, Group, NavLink, Title, VisuallyHidden, em } from '@mantine/core';
+import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useBridgeQuery } from '../data/bridge-queries';
 import { appText } from './app-text';
 import { ConnectionLost } from './connection-lost';
@@ -10,6 +10,20 @@ import { SCREEN_KEYS, type ScreenKey } from './screens';
 
 export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey; onNavigate: (screen: ScreenKey) => void; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Below Mantine's `sm` (48em) the open list covers the screen: focus goes into it, what it covers cannot be
+  // reached by Tab (inert), and Escape closes it, giving focus back to the button that opened it.
+  const narrow = useMediaQuery(`(max-width: ${em(767.98)})`) === true;
+  const covering = opened && narrow;
+  const burger = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (covering) nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
+  }, [covering]);
+  useWindowEvent('keydown', (event) => {
+    if (!covering || event.key !== 'Escape') return;
+    close();
+    burger.current?.focus();
+  });
   const settings = useBridgeQuery('settings.get', {});
   const profile = settings.data?.settings.activeProfile;
   return (
@@ -21,7 +35,7 @@ export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey;
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm"
+            <Burger ref={burger} opened={opened} onClick={toggle} hiddenFrom="sm" size="sm"
               aria-label={opened ? appText.closeNavigation : appText.openNavigation} aria-expanded={opened} aria-controls="app-navigation" />
             <Title order={1} size="h3">{appText.title}</Title>
           </Group>
@@ -32,14 +46,14 @@ export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey;
           )}
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" id="app-navigation" aria-label={appText.navigationLabel} component="nav">
+      <AppShell.Navbar ref={nav} p="xs" id="app-navigation" aria-label={appText.navigationLabel} component="nav">
         {SCREEN_KEYS.map((key) => (
           <NavLink key={key} href={`#/${key}`} label={appText.screens[key]} active={key === screen}
             aria-current={key === screen ? 'page' : undefined}
             onClick={(event) => { event.preventDefault(); onNavigate(key); close(); }} />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main id="main" tabIndex={-1}>
+      <AppShell.Main id="main" tabIndex={-1} inert={covering}>
         <ConnectionLost />
         <Notices />
         {children}
