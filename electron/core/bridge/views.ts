@@ -46,12 +46,12 @@ export function waitsForOf(job: JobListItem, current: JobService | undefined): J
 
 /** Why a job of another service is not tried now, and what makes it go, in the clerk's words. */
 export function waitingElsewhere(name: string, waitsFor: NonNullable<JobView['waitsFor']>): string {
-  const as = waitsFor.clientId ? ` as client ${waitsFor.clientId}` : '';
   if (waitsFor.builtIn) {
-    return `${name} waits for the test server built into this app, which it was queued for${as}: start that server on the Local server screen `
+    return `${name} waits for the test server built into this app, which it was queued for: start that server on the Local server screen `
       + 'with the Local test server as the active environment, and it is sent';
   }
   const environment = PROFILE_TITLES[waitsFor.profile];
+  const as = waitsFor.clientId ? ` as client ${waitsFor.clientId}` : '';
   return `${name} was queued for ${environment} (${waitsFor.address})${as} and is sent only there${as ? ', as that client' : ''}: `
     + `make ${environment} the active environment in Settings, with that address${as ? ` and client ID ${waitsFor.clientId}` : ''}, and it is sent`;
 }

@@ -55,6 +55,27 @@ describe('upload queue against the local server', () => {
     expect(queue.isIdle()).toBe(true);
   });
 
+  it('sends a job queued before any client was set as the first client set, and never one queued as another client', async () => {
+    env = await startQueueEnv();
+    const service = { profile: 'sandbox', baseUrl: env.server.url };
+    const before = env.queue({ service });
+    const early = before.add(await env.write('census-early.csv', censusCsv('early')))!;
+    await before.stop();
+    const other = env.queue({ service: { ...service, clientId: 'other-employer' } });
+    const theirs = other.add(await env.write('census-theirs.csv', censusCsv('theirs')))!;
+    await other.stop();
+    expect(early.clientId).toBeUndefined();
+
+    const queue = env.queue({ service: { ...service, clientId: 'test-client' } });
+    await queue.start();
+    await queue.idle();
+    expect(queue.job(early.id)).toMatchObject({ clientId: 'test-client', state: 'uploaded' });
+    expect(queue.job(early.id)?.archivedAt).toBeDefined();
+    expect(queue.job(theirs.id)).toMatchObject({ clientId: 'other-employer', state: 'found' });
+    expect(env.serverFiles(md5Of(censusCsv('theirs')))).toEqual([]);
+    await queue.stop();
+  });
+
   it('sends 20 files found together in one handshake POST', async () => {
     env = await startQueueEnv();
     const queue = env.queue();

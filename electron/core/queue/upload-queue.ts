@@ -294,11 +294,14 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }
     // Jobs of this service queued before any client was set (or by a version that did not keep the client) go as
     // the first client set for it; a job queued as another client is never taken over.
-    const clientless = service?.clientId === undefined ? [] : journal.liveJobs()
-      .filter((job) => job.clientId === undefined && job.profile === service.profile && job.baseUrl === service.baseUrl);
-    if (service?.clientId !== undefined && clientless.length > 0) {
-      logger.warn(`${clientless.length} unfinished upload(s) queued before a client was set are sent as client ${service.clientId}`);
-      core.atomically(() => clientless.forEach((job) => core.write(job.id, { clientId: service.clientId })));
+    const clientId = service?.clientId;
+    if (service && clientId !== undefined) {
+      const clientless = journal.liveJobs()
+        .filter((job) => job.clientId === undefined && job.profile === service.profile && job.baseUrl === service.baseUrl);
+      if (clientless.length > 0) {
+        logger.warn(`${clientless.length} unfinished upload(s) queued before a client was set are sent as client ${clientId}`);
+        core.atomically(() => clientless.forEach((job) => core.write(job.id, { clientId })));
+      }
     }
     const resumed = liveMine();
     for (const job of resumed) {
