@@ -53,7 +53,7 @@ describe('Settings: switching the active environment (Chromium)', () => {
     await switchButton.click();
     const dialog = page.getByRole('dialog', { name: 'Send real payroll files to Production?' });
     await dialog.waitFor();
-    await dialog.getByText(/Files already waiting in the Queue for Sandbox are not sent to Production/).waitFor();
+    await dialog.getByText(/Files already waiting in the Queue are not sent to Production: each waits for the environment it was queued for/).waitFor();
     await expect.poll(() => dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement)).toBe(true);
     await visit(page, 'settings-switch-2-production-confirm');
     // The full-page picture shows the overlay over the first screenful only; this is what the clerk sees.

@@ -75,7 +75,8 @@ describe('Settings: switching the active environment', () => {
     const dialog = await screen.findByRole('dialog', { name: PRODUCTION_DIALOG });
     expect(within(dialog).getByText(/Production is the real service/)).toBeTruthy();
     expect(within(dialog).getByText(/payroll files found in the watched folder.*go to Production/)).toBeTruthy();
-    expect(within(dialog).getByText(/Files already waiting in the Queue for Local test server are not sent to Production/)).toBeTruthy();
+    // Whatever environment they were queued for (not necessarily the active one), waiting files stay with it.
+    expect(within(dialog).getByText('Files already waiting in the Queue are not sent to Production: each waits for the environment it was queued for, until you switch back to that one.')).toBeTruthy();
     // The safe choice has the focus, so Enter or Space on a dialog that just opened does not switch.
     await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' })));
     expect(switches(bridge)).toEqual([]);

@@ -85,7 +85,7 @@ export function EnvironmentSection({ settings }: { settings: Settings }) {
           : <StatusNote color="yellow">{t.switchedNoAddress(t.names[outcome.profile])}</StatusNote>)}
       </div>
       {outcome?.kind === 'failed' && <ErrorAlert error={outcome.error} title={t.switchFailed(t.names[outcome.profile])} />}
-      <ProductionConfirm opened={confirming} queuedFor={t.names[active]} onCancel={() => setConfirming(false)}
+      <ProductionConfirm opened={confirming} filesMayWait onCancel={() => setConfirming(false)}
         onConfirm={() => { setConfirming(false); apply('production'); }} />
       <Tabs value={editing} onChange={(v) => v && setEditing(v as ProfileName)} keepMounted={false}>
         <Tabs.List aria-label={t.tabsLabel}>

@@ -7,12 +7,12 @@ import { settingsText } from './settings-text';
 
 const t = settingsText.environments.production;
 
-export function ProductionConfirm({ opened, onCancel, onConfirm, queuedFor }: {
+export function ProductionConfirm({ opened, onCancel, onConfirm, filesMayWait = false }: {
   opened: boolean;
   onCancel: () => void;
   onConfirm: () => void;
-  /** The environment files already queued wait for (the active one); left out when none can be queued yet. */
-  queuedFor?: string;
+  /** Whether files may already wait in the Queue (not at the first-run set-up, where none can be queued yet). */
+  filesMayWait?: boolean;
 }) {
   return (
     <Modal opened={opened} onClose={onCancel} title={t.title} centered
@@ -21,7 +21,7 @@ export function ProductionConfirm({ opened, onCancel, onConfirm, queuedFor }: {
         <Text size="sm">{t.real}</Text>
         <List size="sm" spacing={4}>
           <List.Item>{t.from}</List.Item>
-          {queuedFor && <List.Item>{t.queued(queuedFor)}</List.Item>}
+          {filesMayWait && <List.Item>{t.queued}</List.Item>}
         </List>
         <Group justify="flex-end" gap="xs" mt="xs">
           <Button variant="default" data-autofocus onClick={onCancel}>{t.cancel}</Button>

@@ -27,7 +27,8 @@ export const settingsText = {
       title: 'Send real payroll files to Production?',
       real: 'Production is the real service. What is uploaded there counts: it changes the records of real employees and their loan payments.',
       from: 'From now on, the payroll files found in the watched folder, and the records you send from Send records, go to Production.',
-      queued: (name: string) => `Files already waiting in the Queue for ${name} are not sent to Production: they wait for ${name} until you switch back to it.`,
+      // Not named: a waiting file may be queued for any environment used before, not only the active one.
+      queued: 'Files already waiting in the Queue are not sent to Production: each waits for the environment it was queued for, until you switch back to that one.',
       confirm: 'Yes, send files to Production',
       cancel: 'Cancel',
       close: 'Close without switching',
