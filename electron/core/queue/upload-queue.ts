@@ -324,7 +324,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       foreign.set(key, (foreign.get(key) ?? 0) + 1);
     }
     for (const [where, count] of foreign) {
-      emitter.emit('notice', `${count} unfinished upload${count === 1 ? ' is' : 's are'} queued for ${where}: ${count === 1 ? 'it is' : 'they are'} sent only by a run pointed at that service`);
+      emitter.emit('notice', `${count} unfinished upload${count === 1 ? ' is' : 's are'} queued for ${where}: ${count === 1 ? 'it is' : 'they are'} sent only once uploads go to that service again`);
     }
   };
 
