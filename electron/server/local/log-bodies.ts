@@ -45,6 +45,8 @@ const maskParam = (param: string, separator: string, key: string) =>
  * request's `path` (what it sent as its request target), or in `text` holding URLs (bodies, log lines).
  */
 export function maskQuerySecrets(text: string, within: 'path' | 'text'): string {
+  // Every stored body passes here, and a record batch holds no `=` at all: no parameter, nothing to scan.
+  if (!text.includes('=')) return text;
   if (within === 'text') return text.replace(TEXT_PARAM_RE, maskParam);
   const query = text.indexOf('?');
   return query < 0 ? text : text.slice(0, query) + text.slice(query).replace(PATH_PARAM_RE, maskParam);

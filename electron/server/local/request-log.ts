@@ -115,11 +115,12 @@ function requestBodyText(request: FastifyRequest): string | null {
   const body: unknown = request.body;
   const type = request.headers['content-type'];
   const size = contentLength(request);
+  const unstored = () => bodyPlaceholder(size === null ? undefined : String(size), type);
   if (request.url.startsWith('/uploads/')) return size === 0 ? null : bodyPlaceholder(request.headers['content-length'], type);
   if (body === undefined || body === null) return size ? bodyPlaceholder(String(size), type) : null;
   if (typeof body === 'string') return boundText(body, size);
   if (Buffer.isBuffer(body) || typeof body !== 'object' || typeof (body as { pipe?: unknown }).pipe === 'function') {
-    return bodyPlaceholder(size === null ? undefined : String(size), type);
+    return unstored();
   }
   if (type && /^application\/x-www-form-urlencoded/i.test(type)) return boundForm(body as Record<string, unknown>, size);
   try {
@@ -127,7 +128,7 @@ function requestBodyText(request: FastifyRequest): string | null {
   } catch {
     // JSON.parse takes nesting that JSON.stringify cannot write back (a RangeError from a million `[`): the row is
     // still written, with what is kept of a body that is not stored.
-    return bodyPlaceholder(size === null ? undefined : String(size), type);
+    return unstored();
   }
 }
 
