@@ -2,9 +2,9 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import type { ImportResult } from '../../shared';
 import type { Job } from '../core/queue';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isCandidateName } from '../core/watcher';
+import { UnreadableFileError, isCandidateName } from '../core/watcher';
 import { createLogger } from '../lib/logger';
 import { printableName } from '../lib/printable-name';
 import { baseUrlOf } from '../../shared/settings.schema';
@@ -22,7 +22,8 @@ export const WATCH_USAGE = `Usage: payroll-uploader watch [<folder>] [--env loca
   --once        handles the files there now, waits for their uploads, and exits
                 (exit code 1 when any file failed: for scheduled tasks)
   --max-wait S  with --once: how long to wait for a file still being written (default 600 s);
-                a file still changing then stays in place for the next run (exit code 1)
+                a file still changing then stays in place for the next run (exit code 1); so does
+                a file that cannot be read (access denied, or locked through the retries), said at once
   --json        one JSON line per event on standard output
   Exit code 3: another uploader already works on this data folder.`;
 
@@ -93,6 +94,12 @@ export async function watchCommand(args: string[]): Promise<number> {
   // A scheduled run counts the files there now; each is done once the watcher has handed it over.
   const pending = values.once ? await candidates(folder) : new Set<string>();
   session.on('taken', ({ path }) => pending.delete(path));
+  // A file the watcher could not read after its retries (access denied, a lock that stayed) is not waited for any
+  // longer: it would only be called "still changing" at the end of --max-wait.
+  const unreadable = new Map<string, string>();
+  session.on('error', (error) => {
+    if (error instanceof UnreadableFileError && pending.delete(error.path)) unreadable.set(error.path, error.reason);
+  });
   let interrupted = false;
   const stopped = new Promise<void>((done) => {
     const onSignal = () => {
@@ -133,11 +140,12 @@ export async function watchCommand(args: string[]): Promise<number> {
     await Promise.race([Promise.allSettled([...results]), stopped]);
     const failures = (await session.queue()).failures();
     for (const path of pending) process.stderr.write(`not taken: ${path} was still changing after ${maxWait} s; it stays in place for the next run\n`);
+    for (const [path, reason] of unreadable) process.stderr.write(`not taken: ${printableName(basename(path))}: ${reason}; it stays in place for the next run\n`);
     if (!json) {
       // Refused files were said when they were filed away; here only what is left unfinished.
       for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${printableName(job.name)}: ${job.lastError ?? job.state}; it stays queued for the next run\n`);
     }
-    return failures.length > 0 || pending.size > 0 ? EXIT.failure : EXIT.ok;
+    return failures.length > 0 || pending.size > 0 || unreadable.size > 0 ? EXIT.failure : EXIT.ok;
   } finally {
     detach();
     await session.close();

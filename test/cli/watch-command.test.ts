@@ -1,11 +1,11 @@
 /** The headless command end to end: real CLI processes, a real local server, real files, real journal. */
 import { createWriteStream } from 'node:fs';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { censusChunks, md5 } from '../helpers/csv-fixtures';
-import { runCli, startCli } from '../helpers/cli';
+import { OBEYING_FILE_MODES, runCli, startCli } from '../helpers/cli';
 import type { TestServer } from '../helpers/local-server';
 import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv, receiptCsv } from '../helpers/queue-kit';
@@ -180,6 +180,24 @@ describe('payroll-uploader watch, send and deliveries', () => {
     }
     expect(await listFiles(dir)).toEqual(['census-growing.csv']);
   });
+
+  it('watch --once says at once why a file it cannot read is not taken, instead of waiting for it as "still changing"', async () => {
+    await freshEnv();
+    const dir = await folder();
+    const locked = join(dir, 'census-locked.csv');
+    await writeFile(locked, censusCsv('unreadable', 1));
+    await chmod(locked, 0o000);
+    await writeFile(join(dir, 'receipt_20260331.csv'), receiptCsv('7', 'unreadable-0'));
+    // --max-wait far beyond the test's own time limit: the run must end because it knows, not because it waited.
+    const res = await runCli(['watch', dir, '--base-url', server.url, '--once', '--max-wait', '3600'], env, '', OBEYING_FILE_MODES);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/not taken: census-locked\.csv: it could not be read: cannot open it: .*EACCES.*; it stays in place for the next run/);
+    expect(res.stderr).not.toContain('still changing');
+    await chmod(locked, 0o600);
+    // The readable file went through; the unreadable one is where it was, untouched.
+    expect(await listFiles(dir)).toEqual(['census-locked.csv', `uploaded/${day()}/receipt_20260331.csv`]);
+    expect(await readFile(locked, 'utf8')).toBe(censusCsv('unreadable', 1));
+  }, 60_000);
 
   it('after a kill -9 in the middle of a 50 MB upload, a restart uploads it exactly once and archives it', async () => {
     await freshEnv();

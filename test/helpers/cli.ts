@@ -8,10 +8,19 @@ export const CLI = join(ROOT, 'bin/payroll-uploader.js');
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
-/** Runs the command to its end; `stdin` is written and closed. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<CliResult> {
+/**
+ * A command prefix under which a process started by root obeys file modes like any user (no CAP_DAC_OVERRIDE or
+ * CAP_DAC_READ_SEARCH), so a file with mode 000 is unreadable to it as it is to a clerk; empty for other users.
+ */
+export const OBEYING_FILE_MODES: string[] = process.getuid?.() === 0
+  ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--']
+  : [];
+
+/** Runs the command to its end; `stdin` is written and closed; `prefix` is a command it runs under. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdin = '', prefix: string[] = []): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const [command = process.execPath, ...before] = [...prefix, ...(prefix.length ? [process.execPath] : [])];
+    const child = spawn(command, [...before, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -2,3 +2,4 @@ export { createFolderWatcher, type FolderWatcher, type FolderWatcherEvents, type
 export { isCandidateName } from './candidate-name';
 export { identityOf } from './stable-file';
 export { notRegular } from './stability-tracker';
+export { UnreadableFileError } from './unreadable-file-error';

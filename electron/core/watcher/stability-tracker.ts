@@ -5,6 +5,7 @@ import type { Logger } from '../../lib/logger';
 import { busyBackoffMs, classifyFsError, describeError, errorCode } from '../../lib/fs-errors';
 
 import { identityOf, type StableFile } from './stable-file';
+import { UnreadableFileError } from './unreadable-file-error';
 
 export type { StableFile } from './stable-file';
 
@@ -110,7 +111,10 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
     const why = kind === 'busy'
       ? `it stayed locked or access was denied (${errorCode(error)}) after ${entry.busyAttempts} retries`
       : describeError(error);
-    options.onError(new Error(`Cannot ${action} "${path}": ${why}. It will be tried again at the next sweep.`, { cause: error }));
+    const reason = `it could not be read: cannot ${action} it: ${why}`;
+    options.onError(new UnreadableFileError(
+      `Cannot ${action} "${path}": ${why}. It will be tried again at the next sweep.`, path, reason, { cause: error },
+    ));
   };
 
   const check = async (path: string, entry: Pending): Promise<void> => {
