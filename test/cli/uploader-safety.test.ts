@@ -72,7 +72,7 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
         // A watch pointed at B (another folder) does not send it either, and says where it waits.
         const atB = await runCli(['watch', await folder(), '--base-url', other.url, '--once'], env);
         expect(atB.code, atB.stderr).toBe(0);
-        expect(atB.stderr).toMatch(new RegExp(`1 unfinished upload is queued for local \\(${server.url.replace(/[.:/]/g, '\\$&')}, client ${TEST_CLIENT.id}\\): it is sent only once uploads go to that service again`));
+        expect(atB.stderr).toMatch(new RegExp(`1 file waits to be uploaded to another service, Local test server \\(${server.url.replace(/[.:/]/g, '\\$&')}, client ${TEST_CLIENT.id}\\): it is sent once uploads go to that service again`));
         expect(uploaded(other, md5(content))).toBe(0);
         expect(Object.values(other.ctx.db.prepare('SELECT count(*) FROM files').get() as object)[0]).toBe(0);
       } finally {

@@ -5,7 +5,7 @@
  */
 import type { RecordKind } from '../../../shared';
 import { LIMITS } from '../../../shared';
-import type { Settings } from '../../../shared/settings.schema';
+import { PROFILE_TITLES, type Settings } from '../../../shared/settings.schema';
 import { createLogger, type Logger } from '../../lib/logger';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import { archiveFailed, archiveJob } from './archive-step';
@@ -95,8 +95,12 @@ export type UploadQueue = {
 };
 
 /** A job's service as logs and notices name it: `sandbox (https://…, client acme)`. */
-const serviceName = (of: { profile?: string; baseUrl?: string; clientId?: string }): string =>
-  `${of.profile ?? '?'} (${of.baseUrl ?? '?'}${of.clientId ? `, client ${of.clientId}` : ''})`;
+/** A service as the clerk knows it: the environment's title (as Settings shows it), its address and client. */
+const serviceName = (of: { profile?: string; baseUrl?: string; clientId?: string }): string => {
+  const title = of.profile !== undefined && Object.hasOwn(PROFILE_TITLES, of.profile)
+    ? PROFILE_TITLES[of.profile as keyof typeof PROFILE_TITLES] : of.profile ?? 'an unknown environment';
+  return `${title} (${of.baseUrl ?? 'no address'}${of.clientId ? `, client ${of.clientId}` : ''})`;
+};
 
 // 'validating' is no longer written, but a journal of an older version may hold it.
 const READ_STATES = new Set(['found', 'hashing', 'validating']);
@@ -324,7 +328,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       foreign.set(key, (foreign.get(key) ?? 0) + 1);
     }
     for (const [where, count] of foreign) {
-      emitter.emit('notice', `${count} unfinished upload${count === 1 ? ' is' : 's are'} queued for ${where}: ${count === 1 ? 'it is' : 'they are'} sent only once uploads go to that service again`);
+      const files = count === 1 ? '1 file waits' : `${count} files wait`;
+      emitter.emit('notice', `${files} to be uploaded to another service, ${where}: ${count === 1 ? 'it is' : 'they are'} sent once uploads go to that service again`);
     }
   };
 
