@@ -199,6 +199,32 @@ describe('payroll-uploader watch, send and deliveries', () => {
     expect(await readFile(locked, 'utf8')).toBe(censusCsv('unreadable', 1));
   }, 60_000);
 
+  it('watch says once that a file cannot be read, tries it again at each sweep without saying so again, and uploads it once it can be read', async () => {
+    await freshEnv();
+    const dir = await folder();
+    await writeFile(join(env.PAYROLL_DATA_DIR!, 'settings.json'), JSON.stringify({ sweepIntervalMs: 1000, stabilityMs: 200 }));
+    const locked = join(dir, 'census-locked-a-while.csv');
+    const content = censusCsv('unreadable-a-while', 1);
+    await writeFile(locked, content);
+    await chmod(locked, 0o000);
+    const watch = startCli(['watch', dir, '--base-url', server.url, '--json'], { ...env, PAYROLL_LOG_LEVEL: 'debug' }, OBEYING_FILE_MODES);
+    try {
+      const saidUnreadable = () => watch.events.filter((e) => e.event === 'error' && String(e.data.message).includes('census-locked-a-while.csv'));
+      const first = await eventually(() => saidUnreadable()[0], 30_000);
+      expect(first.data.message).toMatch(/access was denied \(EACCES\)/);
+      // The next sweep's retries end either in a second warning or in the debug line that it is still unreadable.
+      await eventually(() => saidUnreadable().length > 1 || watch.stderr().includes('census-locked-a-while.csv is still unreadable') || undefined, 30_000);
+      expect(saidUnreadable()).toHaveLength(1);
+      await chmod(locked, 0o600);
+      const result = await eventually(() => watch.events.find((e) => e.event === 'result'), 30_000);
+      expect(result.data.state).toBe('uploaded');
+      expect(uploadedCount(md5(content))).toBe(1);
+    } finally {
+      watch.child.kill('SIGTERM');
+      await watch.exited;
+    }
+  }, 90_000);
+
   it('after a kill -9 in the middle of a 50 MB upload, a restart uploads it exactly once and archives it', async () => {
     await freshEnv();
     const dir = await folder();

@@ -16,11 +16,16 @@ export const OBEYING_FILE_MODES: string[] = process.getuid?.() === 0
   ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--']
   : [];
 
+/** The command as a child process; `prefix` is a command it runs under. */
+function spawnCli(args: string[], env: NodeJS.ProcessEnv, prefix: string[]): ChildProcessWithoutNullStreams {
+  const [command = process.execPath, ...before] = [...prefix, process.execPath];
+  return spawn(command, [...before, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+}
+
 /** Runs the command to its end; `stdin` is written and closed; `prefix` is a command it runs under. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdin = '', prefix: string[] = []): Promise<CliResult> {
   return new Promise((resolve) => {
-    const [command = process.execPath, ...before] = [...prefix, ...(prefix.length ? [process.execPath] : [])];
-    const child = spawn(command, [...before, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawnCli(args, env, prefix);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -40,9 +45,9 @@ export type RunningCli = {
   exited: Promise<number | null>;
 };
 
-/** Starts a long-running command (watch --json) and collects its JSON event lines. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+/** Starts a long-running command (watch --json) and collects its JSON event lines; `prefix` as for runCli. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, prefix: string[] = []): RunningCli {
+  const child = spawnCli(args, env, prefix);
   const events: JsonEvent[] = [];
   let buffer = '';
   let stderr = '';

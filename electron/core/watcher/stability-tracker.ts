@@ -72,6 +72,11 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
   const { stabilityMs, checkIntervalMs, logger } = options;
   const pending = new Map<string, Pending>();
   const reported = new Map<string, string>();
+  /**
+   * Why a file could not be read, as last reported: each sweep tries it again, but says so again only when the
+   * reason changed (a file that stays unreadable for a day is one warning for the clerk, not one a minute).
+   */
+  const unreadable = new Map<string, string>();
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
 
@@ -112,6 +117,11 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       ? `it stayed locked or access was denied (${errorCode(error)}) after ${entry.busyAttempts} retries`
       : describeError(error);
     const reason = `it could not be read: cannot ${action} it: ${why}`;
+    if (unreadable.get(path) === reason) {
+      logger.debug(`${basename(path)} is still unreadable: ${why}`);
+      return;
+    }
+    unreadable.set(path, reason);
     options.onError(new UnreadableFileError(
       `Cannot ${action} "${path}": ${why}. It will be tried again at the next sweep.`, path, reason, { cause: error },
     ));
@@ -171,6 +181,7 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
     if (stopped || pending.get(path) !== entry) return;
     drop(path, entry);
     reported.set(path, key);
+    unreadable.delete(path);
     options.onStable({ path, name: basename(path), size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info) });
   };
 
@@ -185,12 +196,14 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       const entry = pending.get(path);
       if (entry) drop(path, entry);
       reported.delete(path);
+      unreadable.delete(path);
     },
     unreport(path) {
       reported.delete(path);
     },
     retainOnly(paths) {
       for (const path of [...reported.keys()]) if (!paths.has(path)) reported.delete(path);
+      for (const path of [...unreadable.keys()]) if (!paths.has(path)) unreadable.delete(path);
     },
     cancelAll() {
       for (const [path, entry] of [...pending]) drop(path, entry);
