@@ -191,7 +191,7 @@ describe('payroll-uploader watch, send and deliveries', () => {
     // --max-wait far beyond the test's own time limit: the run must end because it knows, not because it waited.
     const res = await runCli(['watch', dir, '--base-url', server.url, '--once', '--max-wait', '3600'], env, '', OBEYING_FILE_MODES);
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/not taken: census-locked\.csv: it could not be read: cannot open it: .*EACCES.*; it stays in place for the next run/);
+    expect(res.stderr).toMatch(/not taken: census-locked\.csv: it could not be read: another program keeps it locked, or this user may not read it \(EACCES\); it stays in place for the next run/);
     expect(res.stderr).not.toContain('still changing');
     await chmod(locked, 0o600);
     // The readable file went through; the unreadable one is where it was, untouched.
@@ -211,7 +211,7 @@ describe('payroll-uploader watch, send and deliveries', () => {
     try {
       const saidUnreadable = () => watch.events.filter((e) => e.event === 'error' && String(e.data.message).includes('census-locked-a-while.csv'));
       const first = await eventually(() => saidUnreadable()[0], 30_000);
-      expect(first.data.message).toMatch(/access was denied \(EACCES\)/);
+      expect(first.data.message).toBe('census-locked-a-while.csv cannot be read: another program keeps it locked, or this user may not read it (EACCES). It stays in the folder and is tried again regularly; close the program that holds it, or ask for read access to it.');
       // The next sweep's retries end either in a second warning or in the debug line that it is still unreadable.
       await eventually(() => saidUnreadable().length > 1 || watch.stderr().includes('census-locked-a-while.csv is still unreadable') || undefined, 30_000);
       expect(saidUnreadable()).toHaveLength(1);

@@ -2,6 +2,7 @@ import { lstat, open } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from '../../lib/logger';
+import { printableName } from '../../lib/printable-name';
 import { busyBackoffMs, classifyFsError, describeError, errorCode } from '../../lib/fs-errors';
 
 import { identityOf, type StableFile } from './stable-file';
@@ -98,7 +99,7 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
     if (pending.get(path) === entry) pending.delete(path);
   };
 
-  const onFsError = (path: string, entry: Pending, error: unknown, action: string): void => {
+  const onFsError = (path: string, entry: Pending, error: unknown): void => {
     const kind = classifyFsError(error);
     if (kind === 'gone') {
       logger.debug(`${basename(path)} disappeared before it settled`);
@@ -113,17 +114,19 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       return;
     }
     drop(path, entry);
+    const name = printableName(basename(path));
     const why = kind === 'busy'
-      ? `it stayed locked or access was denied (${errorCode(error)}) after ${entry.busyAttempts} retries`
+      ? `another program keeps it locked, or this user may not read it (${errorCode(error)})`
       : describeError(error);
-    const reason = `it could not be read: cannot ${action} it: ${why}`;
+    const reason = `it could not be read: ${why}`;
     if (unreadable.get(path) === reason) {
-      logger.debug(`${basename(path)} is still unreadable: ${why}`);
+      logger.debug(`${name} is still unreadable: ${why}`);
       return;
     }
     unreadable.set(path, reason);
+    const todo = kind === 'busy' ? '; close the program that holds it, or ask for read access to it' : '';
     options.onError(new UnreadableFileError(
-      `Cannot ${action} "${path}": ${why}. It will be tried again at the next sweep.`, path, reason, { cause: error },
+      `${name} cannot be read: ${why}. It stays in the folder and is tried again regularly${todo}.`, path, reason, { cause: error },
     ));
   };
 
@@ -134,7 +137,7 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       // lstat: a link is judged as the link, its target is never looked at (it may be anywhere on the disk).
       info = await lstat(path);
     } catch (error) {
-      if (!stopped && pending.get(path) === entry) onFsError(path, entry, error, 'read the size of');
+      if (!stopped && pending.get(path) === entry) onFsError(path, entry, error);
       return;
     }
     if (stopped || pending.get(path) !== entry) return;
@@ -175,7 +178,7 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       const handle = await open(path, 'r');
       await handle.close();
     } catch (error) {
-      if (!stopped && pending.get(path) === entry) onFsError(path, entry, error, 'open');
+      if (!stopped && pending.get(path) === entry) onFsError(path, entry, error);
       return;
     }
     if (stopped || pending.get(path) !== entry) return;
