@@ -31,7 +31,9 @@ export const STATUS_TITLES: Record<number, string> = {
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
+  505: 'HTTP Version Not Supported',
 };
 
 export function errorBody(statusCode: number, errors: string[], extra: Partial<ErrorBody> = {}): ErrorBody {

@@ -185,6 +185,19 @@ describe('the OpenAPI document against the running server', () => {
     }
   });
 
+  it('lists the 505 of another HTTP version, the 501 of another transfer coding and the 400 of two Host headers on every operation', async () => {
+    for (const { path, method, concrete } of operationsOf(doc)) {
+      const line = `${method.toUpperCase()} ${concrete}`;
+      expect(statusOf(await raw(server.url, `${line} HTTP/2.0\r\nHost: x\r\n\r\n`)), `${method} ${path}`).toBe(505);
+      expect(listed(path, method, 505)?.description, `${method} ${path}`).toMatch(/HTTP version other than HTTP\/1\.1 and HTTP\/1\.0/);
+      expect(statusOf(await raw(server.url, `${line} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`)),
+        `${method} ${path}`).toBe(501);
+      expect(listed(path, method, 501)?.description, `${method} ${path}`).toMatch(/Transfer-Encoding with a coding other than chunked/);
+      expect(statusOf(await raw(server.url, `${line} HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n`)), `${method} ${path}`).toBe(400);
+      expect(listed(path, method, 400)?.description, `${method} ${path}`).toMatch(/more than one Host header/);
+    }
+  });
+
   it('lists the injected 503 and 500 on every operation fault rules reach, and answers them there', async () => {
     // The upload address is granted before the rule, which would fail the grant request too.
     const grant = await grantFor(server.url, token, metadata(`fault ${unique++}`));

@@ -1,6 +1,6 @@
 /** Every error leaves as the spec's error body; every response carries X-Trace-Id; 404 vs 405. */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -52,7 +52,30 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 const CLIENT_ERRORS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, `the request line and headers are too large (at most ${sizeText(MAX_HEADER_BYTES)} together)`],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request was not received in time'],
+  // chunked not last (`chunked, gzip`), given twice, or with parameters: where the body ends is unknown (RFC 9112 section 6.3).
+  HPE_INVALID_TRANSFER_ENCODING: [400, 'the Transfer-Encoding is not valid: it must end in chunked, given once, so that where the body '
+    + 'ends is known; send the body with Content-Length, or with Transfer-Encoding: chunked'],
 };
+
+/** The versions this server speaks; any other is a 505 (RFC 9110 section 15.6.6 asks the answer to say which are). */
+const SPOKEN = 'this server speaks HTTP/1.1 (and HTTP/1.0): send the request as HTTP/1.1';
+const unsupportedVersion = (version: string) => `HTTP/${version} is not supported; ${SPOKEN}`;
+
+/**
+ * The version of a request line the parser refused for its version alone: a well-formed `HTTP/d.d` it does not take
+ * (`HTTP/1.2`, `HTTP/3.0`; it takes 0.9 and 2.0, which refusalBeforeRoute answers), or the `PRI * HTTP/2.0` preface
+ * of HTTP/2 without upgrade. A malformed version (`HTTP/1`, `HTTP/a.b`, a bare LF after it) stays a 400.
+ * Node reports where it stopped: just after the version's digits.
+ */
+function refusedVersion(error: ConnectionError, packet: Buffer | undefined): string | undefined {
+  if (error.code === 'HPE_PAUSED_H2_UPGRADE') return '2.0';
+  if (error.code !== 'HPE_INVALID_VERSION' || !packet) return undefined;
+  const end = error.bytesParsed;
+  const version = /[ ]HTTP\/(\d\.\d)$/.exec(packet.toString('latin1', Math.max(0, end - 16), end))?.[1];
+  // What follows must end the line (or not have arrived yet): `HTTP/1.2x` is malformed, not another version.
+  const after = packet.toString('latin1', end, end + 2);
+  return version !== undefined && '\r\n'.startsWith(after) ? version : undefined;
+}
 
 /** A request the HTTP parser refused, as answered: `head` is what had arrived of it, when Node kept that. */
 export type ParserRefusal = { traceId: string; status: number; head: Buffer | undefined; body: string };
@@ -70,14 +93,26 @@ export function clientErrorHandler(
       socket.destroy();
       return;
     }
-    const [status, message] = (error.code && Object.hasOwn(CLIENT_ERRORS, error.code) ? CLIENT_ERRORS[error.code] : undefined)
-      ?? [400, `the request is not valid HTTP (${error.code ?? error.message})`];
+    // An answer already on its way (a refusal sent as the headers arrived, before the parser found the body's framing
+    // unreadable): a second one would be read as the answer to a request never sent. Node's own handler holds back
+    // likewise; the answer sent is let out whole when it is, and the connection closed.
+    const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (answering?.headersSent) {
+      if (answering.writableEnded) socket.end();
+      else socket.destroy();
+      return;
+    }
+    // Node hands the bytes read so far as a Buffer (Fastify's typings describe its JSON form).
+    const rawPacket: unknown = error.rawPacket;
+    const packet = Buffer.isBuffer(rawPacket) ? rawPacket : undefined;
+    const version = refusedVersion(error, packet);
+    const known = version !== undefined ? ([505, unsupportedVersion(version)] as const)
+      : error.code && Object.hasOwn(CLIENT_ERRORS, error.code) ? CLIENT_ERRORS[error.code] : undefined;
+    const [status, message] = known ?? [400, `the request is not valid HTTP (${error.code ?? error.message})`];
     const traceId = newTraceId();
     logger.debug(`trace ${traceId}: refused below the router: ${error.code ?? ''} ${error.message}`);
     const body = answerRaw(socket, status, message, traceId);
-    // Node hands the bytes read so far as a Buffer (Fastify's typings describe its JSON form).
-    const packet: unknown = error.rawPacket;
-    onAnswered({ traceId, status, head: Buffer.isBuffer(packet) ? packet : undefined, body });
+    onAnswered({ traceId, status, head: packet, body });
   };
 }
 
@@ -139,6 +174,51 @@ export const HTTP_SERVER_OPTIONS = { requireHostHeader: false } as const;
 
 const isHttp11 = (raw: IncomingMessage): boolean => raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1;
 
+/** Node's parser takes HTTP/0.9 (also a request line without a version) and HTTP/2.0 too: neither is spoken here. */
+const isSpokenVersion = (raw: IncomingMessage): boolean => raw.httpVersionMajor === 1 && raw.httpVersionMinor <= 1;
+
+/**
+ * How many Host header lines the request has: Node keeps the first of several and drops the others, so only the
+ * raw headers show them (a handful of names, compared by length first).
+ */
+function hostLines(raw: IncomingMessage): number {
+  const headers = raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count;
+}
+
+/** The transfer codings of the request's Transfer-Encoding, in order (every line of it: Node joins them). */
+function transferCodings(raw: IncomingMessage): string[] | undefined {
+  const header = raw.headers['transfer-encoding'];
+  if (header === undefined) return undefined;
+  return header.split(',').map((coding) => coding.split(';', 1)[0]!.trim()).filter((coding) => coding !== '');
+}
+
+/**
+ * A Transfer-Encoding this server cannot read the body of. chunked is the only coding implemented: another one
+ * before it is a 501 (RFC 9112 section 6.1); a list that does not end in chunked leaves the body's length unknown,
+ * a 400 with the connection closed (section 6.3). The parser refuses the latter too, but only after this answer.
+ */
+function unreadableTransfer(raw: IncomingMessage): HttpError | undefined {
+  const codings = transferCodings(raw);
+  if (codings === undefined) return undefined;
+  if (codings.at(-1)?.toLowerCase() !== 'chunked') {
+    return new HttpError(400, [
+      `Transfer-Encoding ${codings.join(', ')} does not end in chunked, so where the body ends is unknown; send the body with Content-Length, or with Transfer-Encoding: chunked`,
+    ], {}, { Connection: 'close' });
+  }
+  const other = codings.filter((coding) => coding.toLowerCase() !== 'chunked');
+  if (other.length === 0) return undefined;
+  // Read as chunked alone, the body would be taken for the bytes the other codings made of it.
+  return new HttpError(501, [
+    `Transfer-Encoding ${other.join(', ')} is not supported; send the body with Content-Length, or with Transfer-Encoding: chunked alone`,
+  ]);
+}
+
 // An empty Host is valid (a target without an authority); HTTP/1.0 has none.
 const missesHost = (raw: IncomingMessage): boolean => isHttp11(raw) && raw.headers.host === undefined;
 
@@ -148,14 +228,24 @@ const unmetExpectation = (raw: IncomingMessage): string | undefined =>
 
 /** What refuses a request whatever its route, before any route runs. */
 function refusalBeforeRoute(request: FastifyRequest): HttpError | undefined {
+  const raw = request.raw;
+  // Before anything the headers say: under another version they may mean something else, or nothing.
+  if (!isSpokenVersion(raw)) return new HttpError(505, [unsupportedVersion(raw.httpVersion)], {}, { Connection: 'close' });
   if (request.url.length > MAX_URL_LENGTH) return urlTooLong(request.url);
-  if (missesHost(request.raw)) {
+  const hosts = hostLines(raw);
+  if (hosts > 1) {
+    // Which one names the server is anyone's guess, and two parts of a chain may guess differently (RFC 9112 section 3.2).
+    return new HttpError(400, [`the request has ${hosts} Host headers; send exactly one (RFC 9112 section 3.2)`]);
+  }
+  if (missesHost(raw)) {
     return new HttpError(400, ['an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2); send Host: with the server\'s host and port']);
   }
   const expectation = unmetExpectation(request.raw);
   if (expectation !== undefined) {
     return new HttpError(417, [`Expect: ${expectation} cannot be met; the only expectation this server knows is 100-continue`]);
   }
+  const transfer = unreadableTransfer(raw);
+  if (transfer) return transfer;
   const coding = request.headers['content-encoding'];
   if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
     // Read as it is, a gzip body would be taken for the bytes it compresses (RFC 9110 section 15.5.16).

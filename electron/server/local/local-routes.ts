@@ -1,6 +1,7 @@
 /**
  * What only the local server offers (docs/service-decisions.md §8): /local/v1/* and /openapi.json.
  * Every /local/v1 endpoint but health takes any valid access token and shows only the caller's own data.
+ * Each takes exactly the query parameters its `config.query` names (none without it), as OpenAPI lists them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -9,7 +10,9 @@ import type { ServerContext } from '../context';
 import type { ImportRow } from '../db/imports-repo';
 import { toImportResult } from '../db/imports-repo';
 import { HttpError } from '../http/http-error';
+import { checkQuery } from '../http/query';
 import { faultStore } from './fault-store';
+import type { ImportsQuery, RequestsQuery } from './local-schemas';
 import { faultRulesSchema, importsQuerySchema, REDELIVER_INTERVAL_MS, requestsQuerySchema, webhookPutSchema } from './local-schemas';
 import { openApiDocument } from './openapi';
 import { requestLog } from './request-log';
@@ -30,13 +33,15 @@ export function localRoutes(ctx: ServerContext) {
   const lastRedelivery = new Map<string, number>();
   return (app: FastifyInstance) => {
     const auth = { onRequest: requireClient(ctx) };
+    // One rule for every route here, those added later too: a query parameter the route does not name is a 400.
+    app.addHook('preValidation', checkQuery);
 
     app.get('/local/v1/health', () => ({ status: 'ok' }));
 
     app.get('/openapi.json', () => openApiDocument(ctx.baseUrl()));
 
-    app.get('/local/v1/imports', auth, (request) => {
-      const q = parse(importsQuerySchema, request.query);
+    app.get<{ Querystring: ImportsQuery }>('/local/v1/imports', { ...auth, config: { query: importsQuerySchema } }, (request) => {
+      const q = request.query;
       const where = ['client_id = ?'];
       const params: (string | number)[] = [clientOf(request)];
       for (const key of ['status', 'kind', 'source'] as const) {
@@ -58,12 +63,11 @@ export function localRoutes(ctx: ServerContext) {
       return toImportResult(row);
     });
 
-    app.get('/local/v1/requests', auth, (request) => {
-      const q = parse(requestsQuerySchema, request.query);
+    app.get<{ Querystring: RequestsQuery }>('/local/v1/requests', { ...auth, config: { query: requestsQuerySchema } }, (request) => {
       const log = requestLog(ctx);
       if (!log) return [];
       log.flush();
-      return log.list(clientOf(request), q);
+      return log.list(clientOf(request), request.query);
     });
 
     app.get('/local/v1/webhook', auth, (request) => webhookRegistration(ctx, clientOf(request)));

@@ -2,11 +2,6 @@
 import { z } from 'zod';
 import { IMPORT_STATUSES, LIMITS, RECORD_KINDS, webhookSecretSchema } from '../../../shared';
 
-const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
-  z.strictObject(shape, {
-    error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown query parameter(s): ${(iss.keys ?? []).join(', ')}` : 'bad query'),
-  });
-
 const intParam = (name: string, min: number, max: number) =>
   z.string()
     .regex(/^\d{1,9}$/, `${name} must be a whole number from ${min} to ${max}`)
@@ -19,8 +14,10 @@ const limitParam = () => intParam('limit', 1, LIMITS.deliveriesMaxLimit).default
 const enumParam = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.enum(values, { error: () => `${name} must be one of ${values.join(', ')}` });
 
+// Query schemas name every parameter an endpoint takes: http/query.ts refuses any other, and a repeated one.
+
 /** Query of GET /local/v1/imports. */
-export const importsQuerySchema = strictQuery({
+export const importsQuerySchema = z.strictObject({
   limit: limitParam(),
   status: enumParam('status', IMPORT_STATUSES).optional(),
   kind: enumParam('kind', RECORD_KINDS).optional(),
@@ -28,19 +25,20 @@ export const importsQuerySchema = strictQuery({
 });
 
 /** Query of GET /local/v1/requests. */
-export const requestsQuerySchema = strictQuery({
+export const requestsQuerySchema = z.strictObject({
   limit: limitParam(),
-  pathPrefix: z.string().max(2048).regex(/^\//, 'pathPrefix must start with /').optional(),
+  pathPrefix: z.string().max(2048, 'pathPrefix must be at most 2048 characters').regex(/^\//, 'pathPrefix must start with /').optional(),
   status: intParam('status', 0, 599).optional().describe('answer status; 0 finds requests dropped by fault injection'),
 });
 export type RequestsQuery = z.output<typeof requestsQuerySchema>;
+export type ImportsQuery = z.output<typeof importsQuerySchema>;
 
 /** One row of the request log as GET /local/v1/requests answers it. */
 export const requestLogEntrySchema = z.object({
   id: z.number().int(),
   at: z.string().describe('ISO 8601 UTC time the request arrived'),
   method: z.string().describe('empty for a request the HTTP parser refused before its request line could be read'),
-  path: z.string().describe('path and query string; a `signature` query value is masked; empty as method is'),
+  path: z.string().describe('path and query string; the values of secret and personal query parameters (`signature`, `access_token`, `ssn`...) are masked; empty as method is'),
   status: z.number().int().describe('the answer\'s status; 0 when fault injection dropped the connection'),
   durationMs: z.number().int(),
   traceId: z.string().describe('the X-Trace-Id of the answer'),

@@ -21,8 +21,11 @@ const MASKED_KEYS = lowerSet(`${SECRET_KEYS}|${PERSONAL_KEYS}`);
 const maskValue = (key: string, value: unknown) => (MASKED_KEYS.has(key.toLowerCase()) ? MASK : value);
 const maskedJson = (value: unknown) => JSON.stringify(value, maskValue) ?? 'null';
 
-/** Query parameters whose values are masked: the secrets, and the upload address's HMAC `signature`. */
-const QUERY_SECRET_KEYS = lowerSet(`${SECRET_KEYS}|signature`);
+/**
+ * Query and form parameters whose values are masked: the secrets, the personal data of records (a careless
+ * client may put `?ssn=` in a URL as readily as in a body), and the upload address's HMAC `signature`.
+ */
+const QUERY_SECRET_KEYS = lowerSet(`${SECRET_KEYS}|${PERSONAL_KEYS}|signature`);
 /**
  * A parameter of a request's query (after its first `?`): the server splits it at `&` only, so a value runs to
  * the next `&` whatever it holds (Node takes `"`, `<`, `\` in a request line). A key never spans a `?`, which keeps
@@ -41,8 +44,9 @@ const maskParam = (param: string, separator: string, key: string) =>
   QUERY_SECRET_KEYS.has(decodedKey(key)) ? `${separator}${key}=${MASK}` : param;
 
 /**
- * Masks the values of secret query parameters (tokens, client secrets, passwords, upload signatures): in a
- * request's `path` (what it sent as its request target), or in `text` holding URLs (bodies, log lines).
+ * Masks the values of secret and personal query parameters (tokens, client secrets, passwords, upload signatures,
+ * ssn and names): in a request's `path` (what it sent as its request target), or in `text` holding URLs (bodies,
+ * log lines).
  */
 export function maskQuerySecrets(text: string, within: 'path' | 'text'): string {
   // Every stored body passes here, and a record batch holds no `=` at all: no parameter, nothing to scan.

@@ -324,17 +324,47 @@ function withMethodNotAllowed(all: Record<string, Record<string, Operation>>): R
 function answersToAnyRequest(path: string): Record<string, string> {
   const faulted = !isLocalPath(path);
   return {
-    400: 'the request is not valid HTTP (the HTTP parser refused it before any route; the connection is closed), an HTTP/1.1 request has no Host header, or its URL holds a bad percent-encoding',
+    400: 'the request is not valid HTTP (the HTTP parser refused it before any route; the connection is closed), an HTTP/1.1 request has no Host header, '
+      + 'the request has more than one Host header, its Transfer-Encoding does not end in chunked (the connection is closed), '
+      + 'or its URL holds a bad percent-encoding',
     408: 'the request was not received in time',
     414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
     415: 'a Content-Encoding other than identity (a compressed body is not unpacked; the answer has Accept-Encoding: identity)',
     417: 'an Expect header other than 100-continue (100-continue itself is met: the interim answer comes once the checks that need no body passed)',
     431: `the request line and headers are over ${sizeText(MAX_HEADER_BYTES)} together`,
     500: `unexpected server failure${faulted ? ', or a fault injected with errorStatus 500 (see /local/v1/faults)' : ''}; the body carries traceId`,
+    501: 'a Transfer-Encoding with a coding other than chunked (gzip, chunked): chunked is the only transfer coding implemented',
     503: faulted
       ? 'a fault injected with errorStatus 503, the default (see /local/v1/faults), or the server is stopping (every request is refused then)'
       : 'the server is stopping (every request is refused then; fault rules never apply under /local/v1)',
+    505: 'an HTTP version other than HTTP/1.1 and HTTP/1.0 in the request line (HTTP/2.0, HTTP/0.9, HTTP/1.2...); the connection is closed',
   };
+}
+
+/**
+ * The operations that take exactly the query parameters they list (electron/server/http/query.ts): the local
+ * server's own endpoints, and the delivery audit. OpenAPI cannot say "no other parameter", so their 400 says it.
+ */
+const checksQuery = (path: string) => path.startsWith('/local/v1/') || path === '/openapi.json' || path === '/law/api/v1/deliveries';
+
+function queryRefusal(op: Operation): string {
+  const listed = ((op.parameters ?? []) as { in: string }[]).some((p) => p.in === 'query');
+  return listed
+    ? 'a query parameter this operation does not list, one without a name (`?=1`), or one given more than once'
+    : 'any query parameter (this operation takes none; an empty piece such as a lone `&` is no parameter)';
+}
+
+/** Each operation that checks its query lists that 400, next to its own meanings of 400 when it has any. */
+function withQueryRule(all: Record<string, Record<string, Operation>>): Record<string, Record<string, Operation>> {
+  return Object.fromEntries(Object.entries(all).map(([path, operations]) => [path, !checksQuery(path) ? operations : Object.fromEntries(
+    Object.entries(operations).map(([method, op]) => {
+      const responses = op.responses as Record<string, Response>;
+      const own = responses[400];
+      const refusal = queryRefusal(op);
+      const response = own ? { ...own, description: `${own.description}; or ${refusal}` } : ok(refusal, ref('ErrorBody'));
+      return [method, { ...op, responses: { ...responses, 400: response } }];
+    }),
+  )]));
 }
 
 /** Each operation lists them; where it gives one a meaning of its own (the upload's 408), both meanings are told. */
@@ -369,7 +399,7 @@ function buildDocument(baseUrl: string): Record<string, unknown> {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     tags: ['auth', 'imports', 'files', 'deliveries', 'local'].map((name) => ({ name })),
-    paths: withTraceHeaders(withAnswersToAnyRequest(withMethodNotAllowed(paths()))),
+    paths: withTraceHeaders(withAnswersToAnyRequest(withMethodNotAllowed(withQueryRule(paths())))),
     webhooks: {
       importFinished: {
         post: {

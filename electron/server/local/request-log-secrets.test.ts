@@ -92,6 +92,35 @@ describe('the request log and secrets in URLs', () => {
     expect(await seenBy(token)).not.toContain(signature);
   });
 
+  it('masks personal data sent in a query, as in a body: in stored paths, form bodies and log lines', async () => {
+    // A route that takes no query ignores it, one that checks its query refuses it, no route 404s: all are kept masked.
+    const census = await api(server.url, token, 'POST', '/law/api/v1/census?ssn=111-22-3333&firstName=Ana-7&x=kept',
+      [{ lastName: 'Doe', firstName: 'Jane', employeeRegistration: 'Q-7', hireDate: '2026-01-05', employeeStatus: 'ACTIVE' }]);
+    expect(census.status).toBe(201);
+    const listed = await api(server.url, token, 'GET', '/local/v1/imports?LastName=Silva-7&limit=5');
+    const nowhere = await api(server.url, undefined, 'GET', '/law/api/v1/nowhere?SSN=222-33-4444&last%4Eame=Souza-7&FIRSTNAME=Bia-7');
+    expect(nowhere.status).toBe(404);
+    const refused = await raw(`GET /local/v1/health?ssn=333-44-5555 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const basic = `Basic ${Buffer.from(`${TEST_CLIENT.id}:${TEST_CLIENT.secret}`).toString('base64')}`;
+    const form = await fetch(`${server.url}/oauth/v1/access-token`, {
+      method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&ssn=444-55-6666',
+    });
+    await form.arrayBuffer();
+
+    expect((await rowOf(census)).path).toBe('/law/api/v1/census?ssn=***&firstName=***&x=kept');
+    expect((await rowOf(listed)).path).toBe('/local/v1/imports?LastName=***&limit=5');
+    expect((await rowOf(nowhere, otherToken)).path).toBe('/law/api/v1/nowhere?SSN=***&last%4Eame=***&FIRSTNAME=***');
+    expect((await rowOf(refused, otherToken)).path).toBe('/local/v1/health?ssn=***');
+    expect((await rowOf(form)).requestBody).toBe('grant_type=client_credentials&ssn=***');
+    server.ctx.logger.error(`trace t: GET ${server.url}/law/api/v1/census?ssn=555-66-7777&limit=5: failed`);
+    expect(lines.join('')).toContain('/law/api/v1/census?ssn=***&limit=5: failed');
+    const seen = `${await seenBy(token)}${await seenBy(otherToken)}${lines.join('')}`;
+    for (const value of ['111-22-3333', 'Ana-7', 'Silva-7', '222-33-4444', 'Souza-7', 'Bia-7', '333-44-5555', '444-55-6666', '555-66-7777']) {
+      expect(seen).not.toContain(value);
+    }
+  });
+
   it('masks secret query values in the server\'s own log lines', () => {
     const url = `${server.url}/local/v1/imports?Access_Token=${token}&%73ignature=${'cd'.repeat(32)}&limit=5`;
     server.ctx.logger.child('any-part').error(`trace t: GET ${url}: failed`);

@@ -5,20 +5,13 @@ import { deliveriesQuerySchema, deliveryIdSchema } from '../../../shared';
 import { requireScope } from '../auth/require-scope';
 import type { ServerContext } from '../context';
 import { HttpError } from '../http/http-error';
+import { parseQuery } from '../http/query';
 import { findDelivery, listDeliveries } from './deliveries-repo';
 
 export { listDeliveries, toDeliveryAttempt } from './deliveries-repo';
 
-/** The audit query, or a 400 naming every bad, unknown or repeated parameter. */
-export function parseDeliveriesQuery(query: unknown): DeliveriesQuery {
-  const raw = (query ?? {}) as Record<string, unknown>;
-  const repeated = Object.keys(raw).filter((key) => Array.isArray(raw[key]));
-  if (repeated.length > 0) throw new HttpError(400, repeated.map((key) => `${key} must be given at most once`));
-  const parsed = deliveriesQuerySchema.safeParse(raw);
-  // The schema's messages already name their parameter.
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues.map((issue) => issue.message));
-  return parsed.data;
-}
+/** The audit query, or a 400 naming every bad, unknown or repeated parameter (read as every query is read). */
+export const parseDeliveriesQuery = (query: unknown): DeliveriesQuery => parseQuery(deliveriesQuerySchema, query);
 
 export function deliveryRoutes(ctx: ServerContext) {
   return (app: FastifyInstance) => {
