@@ -2,7 +2,7 @@
 import { Alert, Button, Fieldset, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { RecordFieldInputProps } from './record-field-input';
 import { RecordFieldInput } from './record-field-input';
-import { FIELDS, emptyRow } from './record-fields';
+import { FIELDS, MAX_FORM_RECORDS } from './record-fields';
 import { sendRecordsText } from './send-records-text';
 import type { BatchForm } from './use-batch-form';
 import { BatchOutcomeView } from './batch-outcome';
@@ -26,7 +26,9 @@ function PersonCard({ batch, index, id }: { batch: BatchForm; index: number; id:
   const problems = batch.recordProblems[index] ?? [];
   const many = batch.rows.fields.length > 1;
   return (
-    <Fieldset legend={t.census.person(index + 1)} id={id}>
+    // Each person is a heading under the screen's (h2), so the pay details heading below is one level under it, and
+    // a screen reader's list of headings names every person; the legend still names the group.
+    <Fieldset legend={<Title order={3} size="h5">{t.census.person(index + 1)}</Title>} id={id}>
       <Stack gap="sm">
         {problems.length > 0 && (
           <Alert color="red" p="xs"><List size="sm">{problems.map((m, i) => <List.Item key={i}>{m}</List.Item>)}</List></Alert>
@@ -47,7 +49,7 @@ function PersonCard({ batch, index, id }: { batch: BatchForm; index: number; id:
 }
 
 export function CensusPanel({ batch }: { batch: BatchForm }) {
-  const paste = usePastedRows('census', (rows) => batch.addRows(rows));
+  const paste = usePastedRows(batch);
   const count = batch.rows.fields.length;
   return (
     <form noValidate onSubmit={(e) => void batch.submit(e)} onPaste={paste.onPaste} aria-label={t.tabs.census}>
@@ -57,9 +59,10 @@ export function CensusPanel({ batch }: { batch: BatchForm }) {
         <FormProblems batch={batch} rowName={t.census.person} />
         {batch.rows.fields.map((row, index) => <PersonCard key={row.id} batch={batch} index={index} id={`person-${index + 1}`} />)}
         <Group>
-          <Button variant="default" onClick={() => batch.rows.append(emptyRow('census'))}>{t.census.addPerson}</Button>
+          <Button variant="default" onClick={batch.addRow}>{t.census.addPerson}</Button>
+          {batch.full && <Text size="sm" role="status">{t.formIsFull(MAX_FORM_RECORDS)}</Text>}
         </Group>
-        <SpreadsheetPasteBox kind="census" paste={paste} />
+        <SpreadsheetPasteBox batch={batch} paste={paste} />
         <Group>
           <Button type="submit" loading={batch.sending}>{t.census.send(count)}</Button>
           <Button variant="subtle" onClick={batch.startOver}>{t.clearAll}</Button>

@@ -32,9 +32,13 @@ export function FormProblems({ batch, rowName }: { batch: BatchForm; rowName: (n
   const general = refused ? outcome.general : [];
   if (lines.length === 0 && general.length === 0) return null;
   const all = [...general, ...lines];
+  // Only a send that was tried can have sent nothing: pasted or loaded rows are checked before any, and so is a date
+  // marked as not kept when the clerk left the screen.
+  const [title, intro] = refused ? [t.serviceProblemsTitle, t.serviceProblemsIntro]
+    : batch.tried ? [t.problemsTitle, t.problemsIntro] : [t.checkTitle, t.checkIntro];
   return (
-    <Alert color="red" title={refused ? t.serviceProblemsTitle : t.problemsTitle} role="alert">
-      <Text size="sm">{refused ? t.serviceProblemsIntro : t.problemsIntro}</Text>
+    <Alert color="red" title={title} role="alert">
+      <Text size="sm">{intro}</Text>
       <List size="sm" mt="xs">
         {all.slice(0, SHOWN).map((line, i) => <List.Item key={i}>{line}</List.Item>)}
         {all.length > SHOWN && <List.Item>{t.moreProblems(all.length - SHOWN)}</List.Item>}

@@ -9,33 +9,50 @@ import { sendRecordsText } from './send-records-text';
 
 const t = sendRecordsText.json;
 
-export function JsonPanel({ onLoad }: { onLoad: (kind: RecordKind, rows: FormRow[]) => void }) {
+/** Why the last try to load did not put the records in the form, and whether it was the chosen file or the pasted text. */
+type LoadProblems = { from: 'file' | 'text'; list: string[] };
+
+const NONE: LoadProblems = { from: 'text', list: [] };
+
+/** `onLoad` puts the rows in a form, or answers why it cannot take them (nothing is put in then). */
+export function JsonPanel({ onLoad }: { onLoad: (kind: RecordKind, rows: FormRow[]) => string | undefined }) {
   // Kept while the app runs (screen-memory.ts): pasted JSON is not lost by a visit to another screen.
   const [kind, setKind] = useKeptState<RecordKind>('json:kind', 'census');
   const [text, setText] = useKeptState('json:text', '');
   const [file, setFile] = useKeptState<File | null>('json:file', null);
-  const [problems, setProblems] = useKeptState<string[]>('json:problems', []);
+  const [problems, setProblems] = useKeptState<LoadProblems>('json:problems', NONE);
 
-  const load = (json: string) => {
+  const load = (from: LoadProblems['from'], json: string) => {
     const result = rowsOfJson(kind, json);
-    setProblems(result.problems);
-    if (result.problems.length === 0) onLoad(kind, result.rows);
+    const refused = result.problems.length > 0 ? result.problems : [onLoad(kind, result.rows)].filter((p) => p !== undefined);
+    setProblems({ from, list: refused });
   };
 
   const chooseFile = async (chosen: File | null) => {
     setFile(chosen);
-    if (!chosen) return;
-    if (chosen.size > LIMITS.jsonBodyBytes) {
-      setProblems([sendRecordsText.check.tooBig]);
+    // The problems of a file go with it; those of pasted text stay.
+    if (!chosen) {
+      if (problems.from === 'file') setProblems(NONE);
       return;
     }
-    load(await chosen.text());
+    if (chosen.size > LIMITS.jsonBodyBytes) {
+      setProblems({ from: 'file', list: [sendRecordsText.check.tooBig] });
+      return;
+    }
+    load('file', await chosen.text());
+  };
+
+  // The problems were found with the kind chosen then ("these look like receipts: choose Receipts"): another choice
+  // makes them untrue, so they go with it.
+  const chooseKind = (next: string) => {
+    setKind(next as RecordKind);
+    setProblems(NONE);
   };
 
   return (
     <Stack gap="md" maw={820}>
       <Text>{t.intro}</Text>
-      <Radio.Group label={t.kind} value={kind} onChange={(v) => setKind(v)}>
+      <Radio.Group label={t.kind} value={kind} onChange={chooseKind}>
         <Group mt={4}>
           <Radio value="census" label={t.kindCensus} />
           <Radio value="receipt" label={t.kindReceipt} />
@@ -52,11 +69,11 @@ export function JsonPanel({ onLoad }: { onLoad: (kind: RecordKind, rows: FormRow
         styles={{ input: { fontFamily: 'monospace' } }}
       />
       <Group>
-        <Button onClick={() => (text.trim() ? load(text) : setProblems([t.empty]))}>{t.load}</Button>
+        <Button onClick={() => (text.trim() ? load('text', text) : setProblems({ from: 'text', list: [t.empty] }))}>{t.load}</Button>
       </Group>
-      {problems.length > 0 && (
+      {problems.list.length > 0 && (
         <Alert color="red" title={t.problemsTitle} role="alert">
-          <List size="sm">{problems.map((p, i) => <List.Item key={i}>{p}</List.Item>)}</List>
+          <List size="sm">{problems.list.map((p, i) => <List.Item key={i}>{p}</List.Item>)}</List>
         </Alert>
       )}
     </Stack>

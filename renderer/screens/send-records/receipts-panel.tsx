@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { BatchOutcomeView } from './batch-outcome';
 import { FormProblems } from './form-problems';
 import { RecordFieldInput } from './record-field-input';
-import { FIELDS, emptyRow } from './record-fields';
+import { FIELDS, MAX_FORM_RECORDS } from './record-fields';
 import { sendRecordsText } from './send-records-text';
 import { SpreadsheetPasteBox, usePastedRows } from './spreadsheet-paste-box';
 import type { BatchForm } from './use-batch-form';
@@ -15,7 +15,7 @@ const MIN_WIDTH: Record<string, number> = { ssn: 130, paymentDate: 150, amount: 
 
 export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
   const gridId = useId();
-  const paste = usePastedRows('receipt', (rows) => batch.addRows(rows));
+  const paste = usePastedRows(batch);
   const count = batch.rows.fields.length;
   const colId = (name: string) => `${gridId}-col-${name}`;
   return (
@@ -77,9 +77,10 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
           </Table>
         </Table.ScrollContainer>
         <Group>
-          <Button variant="default" onClick={() => batch.rows.append(emptyRow('receipt'))}>{t.receipts.addRow}</Button>
+          <Button variant="default" onClick={batch.addRow}>{t.receipts.addRow}</Button>
+          {batch.full && <Text size="sm" role="status">{t.formIsFull(MAX_FORM_RECORDS)}</Text>}
         </Group>
-        <SpreadsheetPasteBox kind="receipt" paste={paste} />
+        <SpreadsheetPasteBox batch={batch} paste={paste} />
         <Group>
           <Button type="submit" loading={batch.sending}>{t.receipts.send(count)}</Button>
           <Button variant="subtle" onClick={batch.startOver}>{t.clearAll}</Button>

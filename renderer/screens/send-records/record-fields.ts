@@ -62,6 +62,12 @@ function specsOf(kind: RecordKind): FieldSpec[] {
 /** Fields in the CSV template's order (the order a spreadsheet without a header row is read in). */
 export const FIELDS: Record<RecordKind, readonly FieldSpec[]> = { census: specsOf('census'), receipt: specsOf('receipt') };
 
+/**
+ * The most rows one form holds, however they come (typed, pasted or loaded from JSON): more make the form slow to
+ * use, and such batches belong in a CSV file.
+ */
+export const MAX_FORM_RECORDS = 500;
+
 /** One person or receipt as the form holds it: every field as text, '' for not given. */
 export type FormRow = Record<string, string>;
 

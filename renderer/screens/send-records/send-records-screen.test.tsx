@@ -292,6 +292,9 @@ describe('SendRecordsScreen: drafts kept while the app runs', () => {
     expect(again.getAttribute('aria-invalid')).toBe('true');
     expect(describedBy(again)).toContain('Hire date was emptied: what was typed was not a real date');
     expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date was emptied');
+    // Nothing was sent, nor tried: the list does not speak of a send.
+    expect(screen.getByRole('alert').textContent).toContain('Some fields need fixing before sending');
+    expect(screen.getByRole('alert').textContent).not.toMatch(/sent yet|send again/);
     // Typing the date again takes the mark away at once.
     type(person(1), /^Hire date/, '2026-02-28');
     await waitFor(() => expect(again.getAttribute('aria-invalid')).not.toBe('true'));

@@ -1,5 +1,8 @@
 import { componentsText } from '../../components/components-text';
 
+/** The JSON panel's choice of kind, named as it reads by the messages that ask the clerk to choose the other one. */
+const KIND_CHOICE = { question: 'The records are', census: 'New hires and changes (census)', receipt: 'Receipts' } as const;
+
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** Every word the Send records screen shows, in one place for a later translation. */
@@ -79,28 +82,37 @@ export const sendRecordsText = {
     added: (n: number) => (n === 1 ? '1 row added. Check it, then send.' : `${n} rows added. Check them, then send.`),
     problemsTitle: 'These rows were not added',
     keptNote: 'They are still in the box "Rows copied from a spreadsheet", so nothing is lost: correct them there, then add them again.',
+    /** The whole paste was refused (the form had no room for it): nothing in it needs correcting. */
+    keptWhole: 'They are all still in the box "Rows copied from a spreadsheet", so nothing is lost.',
   },
   json: {
     intro: 'Load records from a JSON file (an array of census or receipt records, up to 5 MB), or paste the JSON text. The records go into the form, where you can check them before sending.',
-    kind: 'The records are',
-    kindCensus: 'New hires and changes (census)',
-    kindReceipt: 'Receipts',
+    kind: KIND_CHOICE.question,
+    kindCensus: KIND_CHOICE.census,
+    kindReceipt: KIND_CHOICE.receipt,
     file: 'JSON file',
     filePlaceholder: 'Choose a .json file',
     text: 'Or paste JSON here',
     load: 'Put the records in the form',
     loadedInto: { census: 'the new hires form', receipt: 'the receipts grid' },
     /** `after`: the records that were in the form already; the loaded ones come after them. */
-    loaded: (n: number, where: string, after = 0) => (after === 0
-      ? `${n === 1 ? '1 record was' : `${n} records were`} put in ${where} from the JSON. Check them, then send.`
-      : `${n === 1 ? '1 record' : `${n} records`} from the JSON ${n === 1 ? 'was' : 'were'} added to ${where}, after the ${after} already in it. Check them, then send.`),
+    loaded: (n: number, where: string, after = 0) => `${after === 0
+      ? `${n === 1 ? '1 record was' : `${n} records were`} put in ${where} from the JSON.`
+      : `${n === 1 ? '1 record' : `${n} records`} from the JSON ${n === 1 ? 'was' : 'were'} added to ${where}, after the ${after} already in it.`
+    } Check ${n === 1 ? 'it' : 'them'}, then send.`,
     problemsTitle: 'The JSON was not loaded',
     empty: 'Choose a file or paste JSON first.',
   },
+  /** Shown beside Add another person / Add a row once the form holds `MAX_FORM_RECORDS` rows. */
+  formIsFull: (max: number) => `The form holds ${max} records, the most it takes: send them first, then add more.`,
   sending: 'Sending…',
   clearAll: 'Start over',
+  /** After the clerk pressed Send and the check stopped it. */
   problemsTitle: 'Nothing was sent yet',
   problemsIntro: 'Fix the fields marked in red, then send again.',
+  /** Before any send: pasted or loaded rows are checked at once, and a date that was not kept is marked. */
+  checkTitle: 'Some fields need fixing before sending',
+  checkIntro: 'Fix the fields marked in red, then send.',
   serviceProblemsTitle: 'The service refused the batch',
   serviceProblemsIntro: 'Nothing from this batch was imported. Fix the fields marked in red, then send again.',
   recordProblem: (label: string, message: string) => `${label}: ${message}`,
@@ -144,9 +156,27 @@ export const sendRecordsText = {
     emptyArray: 'The list holds no records.',
     notObject: 'is not a record (it must be { … })',
     unknownFields: (names: string[]) => `has unknown field(s): ${names.join(', ')}`,
+    /**
+     * Every record has fields of the other kind only (receipts loaded as census, or census as receipts): the way to
+     * send them is the other choice of "The records are", so the clerk is told that rather than given unknown fields.
+     */
+    wrongKind: (chosen: 'census' | 'receipt', fields: string[]) => `${chosen === 'census'
+      ? 'These look like receipt records, not new hires'
+      : 'These look like census records (new hires and changes), not receipts'}: they have ${fields.join(', ')}. `
+      + `Choose "${KIND_CHOICE[chosen === 'census' ? 'receipt' : 'census']}" under "${KIND_CHOICE.question}", then put them in the form again.`,
+    /** One record of the other kind in a list of the chosen kind: a batch is one kind, so it needs a list of its own. */
+    otherKindRecord: (chosen: 'census' | 'receipt', fields: string[]) => `${chosen === 'census'
+      ? `looks like a receipt record (it has ${fields.join(', ')}). One list holds one kind of record: put receipts in a list of their own`
+      : `looks like a census record (it has ${fields.join(', ')}). One list holds one kind of record: put new hires in a list of their own`}`
+      + ` and load it with "${KIND_CHOICE[chosen === 'census' ? 'receipt' : 'census']}" chosen.`,
     mustBeText: 'must be text in quotes',
     mustBeNumber: 'must be a number',
     mustBeTrueFalse: 'must be true or false',
+    /** Pasted or loaded rows that would take the form past its most: none of them is added. */
+    formFull: (inForm: number, adding: number, max: number) => (inForm === 0
+      ? `These are ${adding} records; one form takes at most ${max}. Send large batches as a CSV file through the watched folder.`
+      : `The form already holds ${inForm === 1 ? '1 record' : `${inForm} records`}; ${adding} more would make ${inForm + adding}, and one form takes at most ${max}. `
+        + 'Send the records in the form first (or press Start over), then add these; or send large batches as a CSV file through the watched folder.'),
     tooMany: (n: number, max: number) =>
       `The file holds ${n} records; the form takes at most ${max}. Send large batches as a CSV file through the watched folder.`,
     tooBig: 'The file is larger than 5 MB, the limit of a direct import. Send it as a CSV file through the watched folder.',

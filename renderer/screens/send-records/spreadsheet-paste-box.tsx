@@ -2,15 +2,17 @@
  * Pasting rows from a spreadsheet: into a text box opened by a button, or straight into any cell of the form
  * (a paste holding tabs or line breaks is taken as rows rather than typed into the one cell). The good rows go into
  * the form; the bad ones are named in a list and left in the box to be corrected, so nothing pasted is lost.
+ *
+ * The keyboard focus never falls to the page: opening the box puts it in the box, Cancel puts it back on the button
+ * that opened it, and rows added go to the form, whose first added row gets it (`addRows`).
  */
 import { Alert, Button, Group, List, Stack, Text, Textarea } from '@mantine/core';
-import type { ClipboardEvent } from 'react';
-import type { RecordKind } from '../../../shared';
-import type { FormRow } from './record-fields';
+import { useEffect, useRef, type ClipboardEvent } from 'react';
 import { FIELDS } from './record-fields';
 import { useKeptState } from './screen-memory';
 import { sendRecordsText } from './send-records-text';
 import { rowsOfPaste } from './spreadsheet-paste';
+import type { BatchForm } from './use-batch-form';
 
 const t = sendRecordsText.paste;
 
@@ -22,25 +24,34 @@ type PasteState = {
   empty: boolean;
   /** Why rows of the last paste were not added. */
   problems: string[];
-  /** How many rows the last paste put into the form. */
-  added?: number;
+  /** None of the last paste was added (the form had no room): the box holds all of it, with nothing to correct. */
+  whole?: boolean;
 };
 
 const CLOSED: PasteState = { boxOpen: false, text: '', empty: false, problems: [] };
 
-export function usePastedRows(kind: RecordKind, onRows: (rows: FormRow[]) => void) {
+export function usePastedRows(batch: BatchForm) {
+  const { kind } = batch;
   // Kept while the app runs (screen-memory.ts), like the form: rows left to correct survive a visit to another screen.
   const [state, setState] = useKeptState<PasteState>(`paste:${kind}`, CLOSED);
   const take = (text: string) => {
     const result = rowsOfPaste(kind, text);
-    if (result.rows.length > 0) onRows(result.rows);
+    if (result.rows.length > 0) {
+      const added = batch.addRows(result.rows, 'paste');
+      if (!added.added) {
+        setState({ boxOpen: true, text, empty: false, problems: [added.problem], whole: true });
+        return;
+      }
+    } else if (batch.added?.from === 'paste') {
+      // "2 rows added" would read as this paste's outcome, beside its list of rows not added.
+      batch.dismissAdded();
+    }
     setState({
       // What could not be taken stays in the box, open, to be corrected and added again.
       boxOpen: result.left !== '',
       text: result.left,
       empty: false,
       problems: result.problems,
-      ...(result.rows.length > 0 ? { added: result.rows.length } : {}),
     });
   };
   /** For the form around the cells: a multi-cell paste becomes rows. */
@@ -56,19 +67,43 @@ export function usePastedRows(kind: RecordKind, onRows: (rows: FormRow[]) => voi
     onPaste,
     add: () => (state.text.trim() === '' ? setState({ ...state, empty: true }) : take(state.text)),
     openBox: () => setState({ ...state, boxOpen: true }),
-    closeBox: () => setState({ ...state, boxOpen: false, empty: false }),
+    // The rows stay in the closed box, to be found again when it opens; the problems about them go, the clerk having
+    // put them aside (Add these rows names them again).
+    closeBox: () => setState({ ...state, boxOpen: false, empty: false, problems: [], whole: false }),
     setText: (text: string) => setState({ ...state, text }),
   };
 }
 
 export type PastedRows = ReturnType<typeof usePastedRows>;
 
-export function SpreadsheetPasteBox({ kind, paste }: { kind: RecordKind; paste: PastedRows }) {
-  const { boxOpen, text, empty, problems, added } = paste.state;
-  const columns = FIELDS[kind].map((f) => f.label).join(', ');
+export function SpreadsheetPasteBox({ batch, paste }: { batch: BatchForm; paste: PastedRows }) {
+  const { boxOpen, text, empty, problems, whole } = paste.state;
+  const columns = FIELDS[batch.kind].map((f) => f.label).join(', ');
+  const added = batch.added?.from === 'paste' ? batch.added.count : undefined;
+
+  // The button and the box take each other's place: the one pressed leaves the page, so the focus is put on the
+  // other once it is there.
+  const openButton = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const focusNext = useRef<'box' | 'openButton' | undefined>(undefined);
+  useEffect(() => {
+    const target = focusNext.current === 'box' ? box.current : focusNext.current === 'openButton' ? openButton.current : null;
+    if (!target) return;
+    target.focus();
+    focusNext.current = undefined;
+  });
+  const open = () => {
+    focusNext.current = 'box';
+    paste.openBox();
+  };
+  const cancel = () => {
+    focusNext.current = 'openButton';
+    paste.closeBox();
+  };
+
   return (
     <Stack gap="xs">
-      {!boxOpen && <Group><Button variant="default" onClick={paste.openBox}>{t.open}</Button></Group>}
+      {!boxOpen && <Group><Button ref={openButton} variant="default" onClick={open}>{t.open}</Button></Group>}
       {boxOpen && (
         <Stack gap="xs">
           <Textarea
@@ -81,18 +116,18 @@ export function SpreadsheetPasteBox({ kind, paste }: { kind: RecordKind; paste: 
             // A paste into the box is the box's text, not rows for the form around it.
             onPaste={(e) => e.stopPropagation()}
             styles={{ input: { fontFamily: 'monospace' } }}
-            data-autofocus
+            ref={box}
           />
           <Group>
             <Button onClick={paste.add}>{t.add}</Button>
-            <Button variant="default" onClick={paste.closeBox}>{t.cancel}</Button>
+            <Button variant="default" onClick={cancel}>{t.cancel}</Button>
           </Group>
         </Stack>
       )}
       {problems.length > 0 && (
         <Alert color="red" title={t.problemsTitle} role="alert">
           <List size="sm">{problems.map((p, i) => <List.Item key={i}>{p}</List.Item>)}</List>
-          {boxOpen && text !== '' && <Text size="sm" mt="xs">{t.keptNote}</Text>}
+          {boxOpen && text !== '' && <Text size="sm" mt="xs">{whole ? t.keptWhole : t.keptNote}</Text>}
         </Alert>
       )}
       {added !== undefined && <Text size="sm" role="status">{t.added(added)}</Text>}

@@ -10,7 +10,7 @@
  * another screen still empties the form or marks the fields.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLayoutEffect, useRef, type BaseSyntheticEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type BaseSyntheticEvent } from 'react';
 import { createFormControl, get, set, useFieldArray, useForm, useFormState, type FieldErrors, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import type { RecordKind } from '../../../shared';
@@ -18,7 +18,7 @@ import { recordSchemas } from '../../../shared';
 import type { BatchProblem } from '../../../shared/bridge';
 import { useSendBatch } from '../../data/send-records-queries';
 import type { FormRow } from './record-fields';
-import { FIELDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
+import { FIELDS, MAX_FORM_RECORDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
 import { bareMessage, fieldMessage, serviceRecordProblem, withRecordNames } from './problem-words';
 import { Kept, useKept, useScreenMemory } from './screen-memory';
 import { sendRecordsText } from './send-records-text';
@@ -37,12 +37,23 @@ export type BatchOutcome =
   | { kind: 'failed'; messages: string[] }
   | { kind: 'error'; error: unknown };
 
+/** Rows put into the form by a paste or from JSON, for the message that says so. */
+export type AddedRows = { from: 'paste' | 'json'; count: number; after: number };
+
+/** What `addRows` answers: where the rows went, or why none of them did. */
+export type AddRowsResult = { added: true; after: number } | { added: false; problem: string };
+
 type PanelState = {
   outcome?: BatchOutcome;
   /** Problems the service gave for a whole record (not one field), by row index. */
   recordProblems: Record<number, string[]>;
   /** A send is under way (perhaps started before the clerk left the screen and came back). */
   sending: boolean;
+  /**
+   * The last rows pasted or loaded into the draft. It belongs to the draft, not to the paste box or the JSON panel:
+   * "2 rows added. Check them, then send." goes with the rows, when the draft is sent, started over or sent again.
+   */
+  added?: AddedRows;
 };
 
 const FRESH: PanelState = { recordProblems: {}, sending: false };
@@ -92,10 +103,12 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const memory = useScreenMemory(`form:${panel}`, () => createPanel(kind, fixed));
   const form = useForm<BatchFormValues, unknown, BatchFormOutput>({ formControl: memory.formControl, ...memory.options });
   // Read from the form control itself: a form shown again starts with the problems it had when the clerk left.
-  const { errors } = useFormState({ control: form.control });
+  // `isSubmitted`: the clerk has pressed Send on this draft (a send, or a check that stopped it), so its problems
+  // can say "nothing was sent yet … send again"; problems of pasted or loaded rows come before any send.
+  const { errors, isSubmitted: tried } = useFormState({ control: form.control });
   const rows = useFieldArray({ control: form.control, name: 'rows' });
   const send = useSendBatch();
-  const { outcome, recordProblems, sending } = useKept(memory.state);
+  const { outcome, recordProblems, sending, added } = useKept(memory.state);
   const update = (patch: Partial<PanelState>) => memory.state.set({ ...memory.state.get(), ...patch });
 
   const fieldNames = new Set(FIELDS[kind].map((f) => f.name));
@@ -181,7 +194,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const submit = async (event?: BaseSyntheticEvent) => {
     event?.preventDefault();
     if (memory.state.get().sending) return;
-    update({ outcome: undefined, recordProblems: {} });
+    update({ outcome: undefined, recordProblems: {}, added: undefined });
     const current = form.getValues('rows');
     const blank = current.flatMap((row, i) => (isEmptyRow(row) ? [i] : []));
     if (blank.length > 0 && blank.length < current.length) rows.remove(blank);
@@ -189,29 +202,57 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   };
 
   /**
-   * Puts rows (pasted or loaded) into the form after the ones already there: blank rows give way, nothing typed is
-   * lost, then every row is checked at once. Answers how many rows were there before, for the message.
+   * The row whose first field gets the focus once it is on the page: rows put in by `addRows` are new inputs (the
+   * field array is replaced), so the input the clerk was in, or the button of a paste box that closed, is gone.
    */
-  const addRows = (added: FormRow[]): number => {
+  const focusRow = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (focusRow.current === undefined) return;
+    // The first field of a row in every form's order (the census card and the receipts grid both start with it).
+    form.setFocus(`rows.${focusRow.current}.${FIELDS[kind][0]!.name}`);
+    focusRow.current = undefined;
+  });
+
+  /**
+   * Puts rows (pasted or loaded) into the form after the ones already there: blank rows give way, nothing typed is
+   * lost, then every row is checked at once and the first added row gets the focus. All of them or none: rows that
+   * would take the form past `MAX_FORM_RECORDS` are refused whole, with the reason, rather than cut short.
+   */
+  const addRows = (more: FormRow[], from: AddedRows['from']): AddRowsResult => {
     const kept = form.getValues('rows').filter((row) => !isEmptyRow(row));
-    rows.replace([...kept, ...added]);
-    update({ outcome: undefined, recordProblems: {} });
+    if (kept.length + more.length > MAX_FORM_RECORDS) {
+      return { added: false, problem: sendRecordsText.check.formFull(kept.length, more.length, MAX_FORM_RECORDS) };
+    }
+    rows.replace([...kept, ...more]);
+    update({ outcome: undefined, recordProblems: {}, added: { from, count: more.length, after: kept.length } });
+    focusRow.current = kept.length;
     void form.trigger();
-    return kept.length;
+    return { added: true, after: kept.length };
+  };
+
+  /** One more blank row, unless the form is full (the panel says so then). */
+  const full = rows.fields.length >= MAX_FORM_RECORDS;
+  const addRow = () => {
+    if (!full) rows.append(emptyRow(kind));
   };
 
   /** The clerk's choice to throw the draft away. */
   const startOver = () => {
     form.reset({ rows: [emptyRow(kind)] });
-    update({ outcome: undefined, recordProblems: {} });
+    update({ outcome: undefined, recordProblems: {}, added: undefined });
   };
+
+  const dismissAdded = () => update({ added: undefined });
 
   const removeRow = (index: number) => {
     rows.remove(index);
     update({ recordProblems: {} });
   };
 
-  return { kind, form, register, errors, rows, submit, sending, outcome, recordProblems, addRows, removeRow, startOver };
+  return {
+    kind, form, register, errors, tried, rows, submit, sending, outcome, recordProblems,
+    added, addRows, dismissAdded, full, addRow, removeRow, startOver,
+  };
 }
 
 export type BatchForm = ReturnType<typeof useBatchForm>;
