@@ -1,13 +1,22 @@
 /**
  * Messages the core sends for the clerk (a refused file, a failure), shown above every screen until dismissed (one by
- * one, or all at once when there are several), or until they are over (a stopped watch that runs again).
+ * one, or all at once when there are several), or until they are over (a stopped watch that runs again, a refused
+ * file put back in the queue).
  */
 import { Alert, Button, Group, Stack } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { noticesKey, type NoticeItem } from '../data/use-bridge-event';
 import { appText } from './app-text';
 
 const COLORS = { info: 'blue', warning: 'yellow', error: 'red' } as const;
+
+/**
+ * Takes away the messages about one file, once what they said is over: "census.csv was refused" no longer holds
+ * when the clerk has put that file back in the queue (it goes again as a new file, with messages of its own).
+ */
+export function dropNoticesAbout(client: QueryClient, jobId: number): void {
+  client.setQueryData<NoticeItem[]>(noticesKey, (current) => current?.filter((notice) => notice.jobId !== jobId));
+}
 
 export function Notices() {
   const client = useQueryClient();

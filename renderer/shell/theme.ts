@@ -8,6 +8,14 @@ export const theme = createTheme({
   defaultRadius: 'sm',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, sans-serif',
   headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, sans-serif' },
+  components: {
+    // Mantine draws the title bar of a drawer or a dialog as a <header>. Inside its <section role="dialog"> that is
+    // still a banner landmark to assistive technology (the section's role is not a sectioning one), so an open drawer
+    // gave the page a second banner beside the app's own header (axe: landmark-no-duplicate-banner,
+    // landmark-unique). The dialog is already named by its title: its bar is a plain box.
+    DrawerHeader: { defaultProps: { component: 'div' } },
+    ModalHeader: { defaultProps: { component: 'div' } },
+  },
 });
 
 /** Colours the screens use for states (badges, alerts, subtle buttons). */

@@ -66,11 +66,11 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
     await page.getByRole('combobox', { name: 'Outcome' }).selectOption({ label: 'Refused' });
     await expect.poll(() => page.getByText(/^\d+ files?$/).textContent()).toBe('1 file');
     await visit(page, 'history-refused');
-    // Wide, the Warnings heading says what the 2 counts; narrow (200 % zoom), with no headings, the row says it.
-    expect(await row.innerText()).not.toMatch(/warnings/);
+    // The rows that refused it are errors, wide and narrow (200 % zoom, where the headings are hidden).
+    expect(await row.innerText()).toMatch(/\b2 errors\b/);
     const wide = page.viewportSize()!;
     await page.setViewportSize({ width: 640, height: 430 });
-    await expect.poll(() => row.innerText()).toMatch(/\b2 warnings\b/);
+    await expect.poll(() => row.innerText()).toMatch(/\b2 errors\b/);
     await page.setViewportSize(wide);
     await checkZoom(page, 'history-refused');
 

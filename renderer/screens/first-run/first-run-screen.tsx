@@ -55,14 +55,23 @@ export function FirstRunScreen() {
   const choose = useBridgeMutation('profile.switch', {
     onSuccess: (next) => { client.setQueryData(keyOf('settings.get', {}), next); setStep(1); },
   });
-  const finish = async () => {
+  /**
+   * Starts watching the saved folder and ends the set-up on the Queue. A folder that is not there is most likely a
+   * typing mistake (the payroll system saves into a folder that exists): the set-up stays on this step and says so
+   * at the field, rather than create a folder nobody saves into or end on a Queue that says "Folder missing". A
+   * start that fails otherwise ends on the Queue all the same, which says why the folder is not watched.
+   */
+  const finish = async (folder: string): Promise<string | undefined> => {
     try {
-      await bridge.call('watch.start', {});
-    } finally {
-      await client.invalidateQueries();
-      window.location.hash = '#/queue';
-      gate.done();
+      const state = await bridge.call('watch.start', {});
+      if (state.state === 'missing') return t.folder.missing(folder, bridge.platform === 'desktop');
+    } catch {
+      // Told on the Queue (the folder's state and why).
     }
+    await client.invalidateQueries();
+    window.location.hash = '#/queue';
+    gate.done();
+    return undefined;
   };
 
   return (
@@ -105,7 +114,8 @@ export function FirstRunScreen() {
               <Title order={2} size="h3">{t.credentials.heading(names[chosen])}</Title>
               <Text size="sm">{t.credentials.help}</Text>
               {chosen === 'local' && <BuiltInServer onConnected={() => setConnected(true)} />}
-              <ProfileForm profile={chosen} settings={settings.data.settings} mode="first-run" onConnected={() => setConnected(true)} />
+              <ProfileForm profile={chosen} settings={settings.data.settings} mode="first-run" onConnected={() => setConnected(true)}
+                onEdited={() => setConnected(false)} />
               {connected && <Text fw={600} role="status">{t.credentials.connected}</Text>}
               <Group justify="space-between">
                 <Button variant="default" onClick={() => setStep(0)}>{t.back}</Button>
@@ -117,7 +127,7 @@ export function FirstRunScreen() {
             <Stack gap="md">
               <Title order={2} size="h3">{t.folder.heading}</Title>
               <Text size="sm">{t.folder.help}</Text>
-              <FolderForm folder={settings.data.settings.watchedFolder} saveLabel={t.folder.save} onSaved={() => void finish()} />
+              <FolderForm folder={settings.data.settings.watchedFolder} saveLabel={t.folder.save} onSaved={finish} />
               <Group><Button variant="default" onClick={() => setStep(1)}>{t.back}</Button></Group>
             </Stack>
           )}

@@ -23,6 +23,8 @@ export const firstRunText = {
     heading: 'Choose the watched folder',
     help: 'Pick the folder your payroll system saves its CSV exports to. Every finished file saved there is checked and uploaded; it is then moved to an uploaded, rejected or duplicates folder, never deleted.',
     save: 'Start watching this folder',
+    missing: (folder: string, desktop: boolean) => `There is no folder at ${folder}. Check the path for a typing mistake`
+      + `${desktop ? ' or choose the folder with Browse…' : ''}; if the folder is new, create it first (in the file manager), then start watching again.`,
   },
   back: 'Back',
   next: 'Next',

@@ -6,7 +6,7 @@ import { NO_FILE_TYPE } from '../../../shared';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatBytes, formatDateTime, formatNumber } from '../../components/format';
+import { formatBytes, formatDateTime } from '../../components/format';
 import { PlainOutcomeBadge } from '../../components/outcome-badge';
 import { useWindowList } from '../../components/use-window-list';
 import { hasFilters, NO_FILTERS, queryOf, type FileFilters } from './history-filters';
@@ -29,8 +29,8 @@ const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (
       <div role="cell">{job.fileType ? t.types[job.fileType] : t.unknownType}</div>
       <div role="cell">{formatDateTime(job.foundAt)}</div>
       <div role="cell" className="history-optional">{formatBytes(job.size)}</div>
-      {/* On a narrow window the headings are hidden, so the count says what it counts. */}
-      <div role="cell">{job.warningCount > 0 && <>{formatNumber(job.warningCount)}<span className="history-narrow-only"> {t.warningsWord(job.warningCount)}</span></>}</div>
+      {/* The count says what it counts: errors or warnings, and a narrow window hides the headings. */}
+      <div role="cell">{job.warningCount > 0 && t.rowProblems(job.warningCount, job.outcome === 'rejected')}</div>
     </>
   );
 });
@@ -87,7 +87,7 @@ export function FilesView() {
               <div role="columnheader">{t.columns.type}</div>
               <div role="columnheader">{t.columns.found}</div>
               <div role="columnheader" className="history-optional">{t.columns.size}</div>
-              <div role="columnheader">{t.columns.warnings}</div>
+              <div role="columnheader">{t.columns.problems}</div>
             </div>
           </div>
           <div role="rowgroup" ref={listRef} className="history-body" style={{ position: 'relative', height: virtualizer.getTotalSize() }}>

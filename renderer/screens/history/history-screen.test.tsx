@@ -4,9 +4,17 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { JobQuery } from '../../../shared/bridge';
+import { useLiveUpdates } from '../../data/use-bridge-event';
+import { Notices } from '../../shell/notices';
 import { createMemoryBridge, makeJob } from '../../test-kit/memory-bridge';
 import { renderScreen } from '../../test-kit/render-screen';
 import { HistoryScreen } from './history-screen';
+
+/** History under the messages above every screen, kept from the core's events as the app keeps them. */
+function HistoryWithNotices() {
+  useLiveUpdates();
+  return <><Notices /><HistoryScreen /></>;
+}
 
 const refused = () => makeJob({
   name: 'census-bad.csv', state: 'rejected', lastError: '2 of 5 rows have problems, and row problems block uploads',
@@ -133,6 +141,36 @@ describe('HistoryScreen', () => {
     const again = await screen.findByRole('dialog', { name: 'census-bad.csv' });
     expect(await within(again).findByText(/no longer in the folder it was filed in: it was put back in the queue already/)).toBeTruthy();
     expect(within(again).queryByRole('button', { name: 'Put back in the queue' })).toBeNull();
+  });
+
+  it('counts a refused file\'s row problems as errors and an uploaded file\'s as warnings', async () => {
+    const bridge = createMemoryBridge({ jobs: [refused(), makeJob({ name: 'census-warn.csv', state: 'uploaded', warningCount: 1 })] });
+    renderScreen(<HistoryScreen />, bridge);
+    await screen.findByText('2 files');
+    expect(screen.getByRole('columnheader', { name: 'Problems' })).toBeTruthy();
+    const cellOf = (name: string) => screen.getByRole('button', { name }).closest('[role="row"]')!.lastElementChild!.textContent;
+    expect(cellOf('census-bad.csv')).toBe('2 errors');
+    expect(cellOf('census-warn.csv')).toBe('1 warning');
+  });
+
+  it('puts a refused file back: focus moves to the word that it is back, and the message that it was refused goes', async () => {
+    const job = refused();
+    const bridge = createMemoryBridge({ jobs: [job] });
+    renderScreen(<HistoryWithNotices />, bridge);
+    const messages = await screen.findByRole('status', { name: 'Messages' });
+    bridge.emit('notice', { level: 'warning', message: 'census-bad.csv was refused: 2 of 5 rows have problems', jobId: job.id });
+    bridge.emit('notice', { level: 'info', message: 'payroll.xlsx is not a CSV export' });
+    expect(await within(messages).findByText(/census-bad.csv was refused/)).toBeTruthy();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'census-bad.csv' }));
+    const dialog = await screen.findByRole('dialog', { name: 'census-bad.csv' });
+    within(dialog).getByRole('button', { name: 'Put back in the queue' }).focus();
+    await userEvent.keyboard('{Enter}');
+    const back = await within(dialog).findByText(/The file is back in the queue/);
+    await waitFor(() => expect(document.activeElement).toBe(back.closest('[role="status"]')));
+    await waitFor(() => expect(within(messages).queryByText(/census-bad.csv was refused/)).toBeNull());
+    // A message about something else stays.
+    expect(within(messages).getByText(/payroll.xlsx is not a CSV export/)).toBeTruthy();
   });
 
   it('shows the row warnings of a file uploaded with them', async () => {

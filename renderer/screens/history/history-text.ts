@@ -22,8 +22,14 @@ export const historyText = {
   batchOutcomes: { sent: 'Sent', failed: 'Failed', sending: 'Sending', unknown: 'Outcome unknown' },
   types: { '1': 'Census', '2': 'Receipt' },
   kinds: { census: 'Census', receipt: 'Receipt' },
-  columns: { name: 'File', outcome: 'Outcome', type: 'Type', found: 'Found', size: 'Size', warnings: 'Warnings' },
-  warningsWord: (n: number) => (n === 1 ? 'warning' : 'warnings'),
+  columns: { name: 'File', outcome: 'Outcome', type: 'Type', found: 'Found', size: 'Size', problems: 'Problems' },
+  /**
+   * A file's row problems as counted in its row. They refused a refused file, so there they are errors; an uploaded
+   * file went with them, the service refusing only those rows, so there they are warnings.
+   */
+  rowProblems: (n: number, refused: boolean) => (refused
+    ? `${formatNumber(n)} ${n === 1 ? 'error' : 'errors'}`
+    : `${formatNumber(n)} ${n === 1 ? 'warning' : 'warnings'}`),
   batchColumns: { batch: 'Batch', outcome: 'Outcome', records: 'Records', sent: 'Sent', importId: 'Import id', error: 'Problem' },
   tableLabel: 'Finished files',
   batchTableLabel: 'Batches of records sent',

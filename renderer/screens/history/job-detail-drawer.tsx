@@ -1,13 +1,14 @@
 /** One finished file in full: a refused file's reasons (whole-file or per row), an upload's row warnings, and what to do next. */
 import { Alert, Button, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { JobDetail } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatCalendarDate, formatDateTime } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { ProblemsTable } from '../../components/problems-table';
 import { useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { dropNoticesAbout } from '../../shell/notices';
 import { historyText } from './history-text';
 
 const t = historyText.detail;
@@ -40,10 +41,12 @@ function Facts({ job }: { job: JobDetail }) {
 function Actions({ job }: { job: JobDetail }) {
   const client = useQueryClient();
   const reveal = useBridgeMutation('jobs.reveal');
-  // Put back, the file has left rejected/: where it was shown to be, and the button to show it, are gone.
+  // Put back, the file has left rejected/: where it was shown to be, and the button to show it, are gone, and so is
+  // the message above the screens that said it was refused.
   const requeue = useBridgeMutation('jobs.requeue', {
     onSuccess: () => {
       reveal.reset();
+      dropNoticesAbout(client, job.id);
       void client.invalidateQueries({ queryKey: ['jobs.query'] });
       void client.invalidateQueries({ queryKey: ['jobs.get'] });
     },
@@ -56,6 +59,12 @@ function Actions({ job }: { job: JobDetail }) {
     requeue.mutate({ id: job.id }, { onSettled: () => { sending.current = false; } });
   };
   const gone = !job.archivedFileThere && !requeue.isSuccess;
+  // The pressed button goes with the file: focus moves to what took its place, the word that the file is back, so it
+  // stays in the drawer (and is read out) instead of falling to the page behind it.
+  const backInQueue = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (requeue.isSuccess) backInQueue.current?.focus();
+  }, [requeue.isSuccess]);
   return (
     <Stack gap="xs">
       {!requeue.isSuccess && !gone && (
@@ -67,7 +76,7 @@ function Actions({ job }: { job: JobDetail }) {
         </Group>
       )}
       {gone && job.archivedPath && <Text size="sm">{t.notThere}</Text>}
-      {requeue.isSuccess && <Alert color="green" role="status">{t.requeued}</Alert>}
+      {requeue.isSuccess && <Alert ref={backInQueue} tabIndex={-1} color="green" role="status">{t.requeued}</Alert>}
       {reveal.data && !reveal.data.revealed && (
         <Text size="sm" role="status">{t.revealedBrowser}<Code style={{ overflowWrap: 'anywhere' }}>{reveal.data.path}</Code></Text>
       )}

@@ -1,13 +1,25 @@
-/** The watched folder, whether it is being watched, and the button to pause or resume. */
-import { Badge, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
+/**
+ * The watched folder, whether it is being watched and why not, and the button to pause, resume or start. An
+ * environment without a service address cannot take files: the folder is not watched and a file saved there stays
+ * unqueued, so the header says so and where to set the address rather than only "Not watching".
+ */
+import { Badge, Box, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { FolderState } from '../../../shared/bridge';
+import { PROFILE_TITLES } from '../../../shared/settings.schema';
 import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { queueText } from './queue-text';
 
 const t = queueText.folder;
 const COLORS = { watching: 'green', paused: 'yellow', missing: 'red', stopped: 'gray' } as const;
+
+/** The active environment's name when it has no service address (nothing can be picked up), else undefined. */
+function useEnvironmentWithoutAddress(): string | undefined {
+  const settings = useBridgeQuery('settings.get', {}).data?.settings;
+  if (!settings) return undefined;
+  return settings.profiles[settings.activeProfile].baseUrl ? undefined : PROFILE_TITLES[settings.activeProfile];
+}
 
 export function FolderHeader() {
   const client = useQueryClient();
@@ -16,11 +28,19 @@ export function FolderHeader() {
   const pause = useBridgeMutation('watch.pause', { onSuccess });
   const resume = useBridgeMutation('watch.resume', { onSuccess });
   const start = useBridgeMutation('watch.start', { onSuccess });
+  const noAddress = useEnvironmentWithoutAddress();
   const folder = state.data;
-  const failed = pause.error ?? resume.error ?? start.error;
 
   if (state.error) return <ErrorAlert error={state.error} />;
   if (!folder) return null;
+  // A failure is told while the button it came from is there: once the folder is watched (the address set in
+  // Settings), "Watching did not start" no longer holds.
+  const failure = (folder.state === 'watching' && pause.error && { error: pause.error, title: t.pauseFailed })
+    || (folder.state === 'paused' && resume.error && { error: resume.error, title: t.resumeFailed })
+    || (folder.state === 'stopped' && start.error && { error: start.error, title: t.startFailed })
+    || undefined;
+  // Paused, the clerk stopped it: Resume says what is missing if it fails.
+  const waitsForAddress = noAddress !== undefined && folder.state === 'stopped';
   return (
     <Paper withBorder p="md" mb="md" component="section" aria-labelledby="folder-heading">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -32,7 +52,8 @@ export function FolderHeader() {
           {folder.folder ? (
             <>
               <Code style={{ overflowWrap: 'anywhere' }}>{folder.folder}</Code>
-              <Text size="sm">{t.help[folder.state]}</Text>
+              <Text size="sm">{waitsForAddress ? t.noAddress(noAddress) : t.help[folder.state]}</Text>
+              {waitsForAddress && <Button component="a" href="#/settings" variant="light" w="fit-content">{t.openSettings}</Button>}
             </>
           ) : (
             <>
@@ -52,7 +73,7 @@ export function FolderHeader() {
           <Button loading={start.isPending} onClick={() => start.mutate({})}>{t.start}</Button>
         )}
       </Group>
-      {failed && <ErrorAlert error={failed} />}
+      {failure && <Box mt="sm"><ErrorAlert error={failure.error} title={failure.title} /></Box>}
     </Paper>
   );
 }

@@ -61,6 +61,28 @@ describe('QueueScreen', () => {
     expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
   });
 
+  it('says why nothing is picked up when the environment has no service address, and a failed start says it too', async () => {
+    const bridge = createMemoryBridge({ folder: { folder: '/data/exports', state: 'stopped' } });
+    bridge.state.settings = { ...bridge.state.settings, activeProfile: 'sandbox' };
+    bridge.override('watch.start', () => {
+      throw new BridgeError({ name: 'NotConfiguredError', code: 'not_configured', message: 'No service address is set for Sandbox: enter it in Settings' });
+    });
+    renderScreen(<LiveQueue />, bridge);
+    const folder = await screen.findByRole('region', { name: 'Watched folder' });
+    expect(await within(folder).findByText(/^No service address is set for Sandbox, so files saved in this folder are not picked up/)).toBeTruthy();
+    expect(within(folder).getByRole('link', { name: 'Open Settings' }).getAttribute('href')).toBe('#/settings');
+    // Not "Save an export into the watched folder and it appears here": it would not.
+    expect(screen.getByRole('heading', { name: 'Nothing in the queue' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Nothing waiting' })).toBeNull();
+    await userEvent.click(within(folder).getByRole('button', { name: 'Start watching' }));
+    const alert = await within(folder).findByRole('alert');
+    expect(within(alert).getByText('Watching did not start')).toBeTruthy();
+    expect(within(alert).getByText(/No service address is set for Sandbox: enter it in Settings/)).toBeTruthy();
+    // Watching once the address is there: the failure no longer holds, nor does the reason.
+    bridge.emit('folder', { folder: '/data/exports', state: 'watching' });
+    await waitFor(() => expect(within(folder).queryByRole('alert')).toBeNull());
+  });
+
   it('tells a new user what to do when nothing is waiting', async () => {
     renderScreen(<LiveQueue />, createMemoryBridge({ folder: watching }));
     expect(await screen.findByRole('heading', { name: 'Nothing waiting' })).toBeTruthy();

@@ -21,6 +21,7 @@ const NO_JOBS: JobView[] = [];
 export function QueueScreen() {
   const queue = useBridgeQuery('jobs.query', QUEUE_QUERY, { staleTime: Infinity });
   const { data: progress = NO_PROGRESS } = useQuery<ProgressById>({ queryKey: progressKey, queryFn: () => ({}), staleTime: Infinity });
+  const folder = useBridgeQuery('watch.state', {}).data;
   const items = queue.data?.items ?? NO_JOBS;
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   // The setter is stable, so the memoised rows do not render again for it.
@@ -39,7 +40,9 @@ export function QueueScreen() {
       {/* Always there, so the list below knows when a message here moves it (useWindowList watches what is above). */}
       <div>{retryFailure && <RetryFailedNotice failure={retryFailure} onClose={() => setRetryFailure(undefined)} />}</div>
       {queue.error && <ErrorAlert error={queue.error} title={t.loadError} />}
-      {queue.data && items.length === 0 && <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>}
+      {queue.data && items.length === 0 && (folder?.folder && folder.state !== 'watching'
+        ? <EmptyState title={t.emptyNotWatched.title}>{t.emptyNotWatched.body}</EmptyState>
+        : <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>)}
       {items.length > 0 && (
         <>
           <Text fw={600} mb="xs" aria-live="polite">{t.count(queue.data?.total ?? items.length)}</Text>

@@ -16,15 +16,25 @@ export const queueText = {
       missing: 'The folder cannot be found. Check that the network drive is connected; the app keeps looking and carries on by itself when it is back.',
       stopped: 'The folder is not being watched. Start watching to upload new files.',
     },
+    noAddress: (environment: string) => `No service address is set for ${environment}, so files saved in this folder `
+      + `are not picked up. Set it in Settings (${environment}, Base URL).`,
     pause: 'Pause',
     resume: 'Resume',
     start: 'Start watching',
+    pauseFailed: 'Pausing did not work',
+    resumeFailed: 'Watching did not resume',
+    startFailed: 'Watching did not start',
   },
   listLabel: 'Files in the queue',
   count: (n: number) => (n === 1 ? '1 file in the queue' : `${formatNumber(n)} files in the queue`),
   empty: {
     title: 'Nothing waiting',
     body: 'Every file found so far has been dealt with. Save an export into the watched folder and it appears here; finished files are listed in History.',
+  },
+  /** Empty while the folder is not watched: a file saved there now does not appear, so this must not say it would. */
+  emptyNotWatched: {
+    title: 'Nothing in the queue',
+    body: 'Files saved in the watched folder are picked up only while it is watched: see above why it is not and what to do. Finished files are listed in History.',
   },
   steps: {
     found: 'Found',

@@ -16,7 +16,15 @@ import { StatusNote } from './status-note';
 const t = settingsText.folder;
 const folderFormSchema = z.object({ folder: settingsSchema.shape.watchedFolder.unwrap().min(1, 'must not be empty') });
 
-export function FolderForm({ folder, onSaved, saveLabel = t.save }: { folder: string | undefined; onSaved?: (folder: string) => void; saveLabel?: string }) {
+/**
+ * `onSaved` runs once the folder is saved; when it answers with words (the first run found no folder there), they are
+ * shown at the field as its error, not as saved.
+ */
+export function FolderForm({ folder, onSaved, saveLabel = t.save }: {
+  folder: string | undefined;
+  onSaved?: (folder: string) => void | Promise<string | undefined>;
+  saveLabel?: string;
+}) {
   const bridge = useBridge();
   const client = useQueryClient();
   const { register, handleSubmit, setError, setValue, formState } = useForm({
@@ -32,8 +40,9 @@ export function FolderForm({ folder, onSaved, saveLabel = t.save }: { folder: st
       const state = await bridge.call('watch.setFolder', { folder: next });
       client.setQueryData(keyOf('watch.state', {}), state);
       await client.invalidateQueries({ queryKey: ['settings.get'] });
+      const problem = await onSaved?.(next);
+      if (problem) return setError('folder', { message: problem }, { shouldFocus: true });
       setSaved(next);
-      onSaved?.(next);
     } catch (error) {
       if (!applyFieldErrors(error, setError, (path) => (path === 'folder' || path === 'watchedFolder' ? 'folder' : undefined))) setFailure(error);
     }

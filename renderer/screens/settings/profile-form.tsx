@@ -5,7 +5,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { CredentialTest, SettingsView } from '../../../shared/bridge';
@@ -27,11 +27,13 @@ const profileFormSchema = z.object({
 });
 type ProfileFormInput = z.input<typeof profileFormSchema>;
 
-export function ProfileForm({ profile, settings, mode = 'settings', onConnected }: {
+export function ProfileForm({ profile, settings, mode = 'settings', onConnected, onEdited }: {
   profile: ProfileName;
   settings: SettingsView['settings'];
   mode?: 'settings' | 'first-run';
   onConnected?: (test: CredentialTest) => void;
+  /** The clerk changed a field: a connection test made before no longer says anything about it. */
+  onEdited?: () => void;
 }) {
   const bridge = useBridge();
   const client = useQueryClient();
@@ -42,7 +44,7 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected 
     resolver: zodResolver(profileFormSchema),
     defaultValues: { baseUrl: settings.profiles[profile].baseUrl ?? '', clientId: storedClientId, clientSecret: '' },
   });
-  const { register, handleSubmit, setError, formState, reset } = form;
+  const { register, handleSubmit, setError, formState, reset, watch } = form;
   useEffect(() => {
     if (!formState.isDirty) reset({ baseUrl: settings.profiles[profile].baseUrl ?? '', clientId: storedClientId, clientSecret: '' });
   }, [settings, profile, storedClientId, formState.isDirty, reset]);
@@ -67,6 +69,21 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected 
       document.getElementById(`profile-${profile}-client-id`)?.focus();
     },
   });
+  // A test result (and "Saved.") is about the fields as they were: once the clerk edits one, it no longer holds and
+  // goes. (Only the clerk's typing: the form's own resets after a save or new settings change nothing of that.)
+  const { reset: resetTesting } = testing;
+  const edited = useRef(onEdited);
+  edited.current = onEdited;
+  useEffect(() => {
+    const { unsubscribe } = watch((_values, { type }) => {
+      if (type !== 'change') return;
+      setSaved(false);
+      setTest(null);
+      resetTesting();
+      edited.current?.();
+    });
+    return unsubscribe;
+  }, [watch, resetTesting]);
   const runTest = () => {
     setTest(null);
     if (formState.isDirty) {
