@@ -78,3 +78,25 @@ it('a body that keeps coming, more slowly than the stall time in all, is read an
   expect(closedAfterMs).toBeGreaterThan(STALL_MS * 2);
   expect(text.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
 });
+
+it('a body answered 413 before it was read, on a connection kept open, is not timed out later (that error had no listener and ended the process)', async () => {
+  const { hostname, port } = new URL(server.url);
+  const socket = connect(Number(port), hostname);
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown) => uncaught.push(error);
+  process.prependListener('uncaughtException', onUncaught);
+  try {
+    const answer = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    // Declares a body over the 5 MB limit and sends none of it; no Connection: close.
+    socket.write(`POST /law/api/v1/census HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nContent-Type: application/json\r\n`
+      + `Content-Length: ${6 * 1024 * 1024}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    expect((await answer).split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    // Three stall times with the connection open and silent: an 'error' event nobody listens for would be thrown here.
+    await new Promise((r) => setTimeout(r, STALL_MS * 3));
+    expect(uncaught).toEqual([]);
+    expect((await fetch(`${server.url}/local/v1/health`)).status).toBe(200);
+  } finally {
+    process.removeListener('uncaughtException', onUncaught);
+    socket.destroy();
+  }
+});

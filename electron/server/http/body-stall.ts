@@ -21,7 +21,7 @@ declare module 'fastify' {
 }
 
 export function installBodyStall(app: FastifyInstance, stallMs: number): void {
-  app.addHook('preParsing', (request, _reply, payload, done) => {
+  app.addHook('preParsing', (request, reply, payload, done) => {
     const raw = request.raw;
     // A body that is all there already (the usual small POST) costs nothing more.
     if (raw.complete || request.routeOptions.config.streamsBody === true) {
@@ -45,6 +45,9 @@ export function installBodyStall(app: FastifyInstance, stallMs: number): void {
     const stop = () => clearTimeout(timer);
     raw.once('end', stop);
     raw.once('close', stop);
+    // Answered before its body was read (a 413 for a body over the limit, on a connection kept open): nothing reads the
+    // body any more, and an error emitted on it then would have no listener and end the whole process.
+    reply.raw.once('finish', stop);
     done(null, payload);
   });
 }
