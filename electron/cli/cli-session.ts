@@ -1,9 +1,9 @@
 /**
  * The session a headless command works in: the same session service the desktop app uses, with this run's `--env`,
- * `--base-url` and folder laid over the saved settings (not saved), and for `--env local` without a base URL the
- * embedded local server started through the session's own call.
+ * `--base-url` and folder laid over the saved settings (not saved), and for `--env local` (or a Local profile that
+ * names the app's own server) without a base URL the embedded local server started through the session's own call.
  */
-import { createSession, type Session } from '../core/session';
+import { createSession, pointsAtAppServer, type Session } from '../core/session';
 import type { RetryPolicy } from '../core/queue';
 import { overlaySettings, requireBaseUrl } from '../core/settings';
 import type { Logger } from '../lib/logger';
@@ -14,7 +14,7 @@ export type CliSessionFlags = {
   baseUrl?: string;
   /** The folder to watch this run (absolute). */
   folder?: string;
-  /** `--env local` without `--base-url` starts the embedded local server. */
+  /** `--env local` (or a Local profile naming the app's own server) without `--base-url` starts the embedded local server. */
   embedLocal?: boolean;
   retry?: Partial<RetryPolicy>;
   /** false: manual batches only (no file jobs, no data-folder lock). */
@@ -42,11 +42,18 @@ export async function openCliSession(
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     ...(flags.folder !== undefined ? { watchedFolder: flags.folder } : {}),
   });
-  const embed = flags.embedLocal === true && profile === 'local' && flags.baseUrl === undefined;
+  // The embedded server starts for `--env local`, and for a Local profile that names it (as an earlier run or the
+  // desktop app left it); a Local profile of the user's own (the default 127.0.0.1:8787, say, where `npm run server`
+  // listens) is used as it is.
+  const embed = flags.embedLocal === true && profile === 'local' && flags.baseUrl === undefined
+    && (flags.env === 'local' || pointsAtAppServer(ctx.settings.get()));
   // Said now, with the settings file's path, rather than by the first upload.
   if (!embed) requireBaseUrl(settings.get(), profile, undefined, ctx.settings.path);
   const session = createSession({
     dataDir: ctx.dataDir, settings, secrets: ctx.secrets, logger,
+    // A run that does not start the embedded server takes the Local base URL for what it says: the server there may
+    // be the app's own, run by the desktop app or a `watch`, or one given with --base-url.
+    ...(embed ? {} : { appServer: false }),
     ...(flags.retry ? { retry: flags.retry } : {}),
     ...(flags.files === false ? { files: false } : {}),
     ...claimTimeout(),

@@ -18,7 +18,8 @@ export const WATCH_USAGE = `Usage: payroll-uploader watch [<folder>] [--env loca
   Watches <folder> (default: the watchedFolder setting) and uploads every finished *.csv export through the
   file handshake; files are then moved to uploaded/<date>/, rejected/ (with <name>.error.txt) or duplicates/.
   --env local   starts the embedded local server itself (unless --base-url is given), and shows each
-                file's processing result once the server has processed it
+                file's processing result once the server has processed it; without --env, so does a
+                Local profile that names that server (a Local address of your own is used as it is)
   --once        handles the files there now, waits for their uploads, and exits
                 (exit code 1 when any file failed: for scheduled tasks)
   --max-wait S  with --once: how long to wait for a file still being written (default 600 s);

@@ -24,9 +24,9 @@ export type LockHolder = { pid: number; host: string; since: string; what: strin
 
 /** Another live process holds the lock. */
 export class LockedError extends Error {
-  constructor(readonly path: string, readonly holder: LockHolder) {
+  constructor(readonly path: string, readonly holder: LockHolder, chooseFolder = 'PAYROLL_DATA_DIR') {
     super(`another ${holder.what} (process ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toLocaleString()}) already uses this data folder; `
-      + `stop it first, or give this one its own data folder (PAYROLL_DATA_DIR). Lock file: ${path}`);
+      + `stop it first, or give this one its own data folder (${chooseFolder}). Lock file: ${path}`);
     this.name = 'LockedError';
   }
 }
@@ -67,8 +67,11 @@ function isStale(found: { holder: LockHolder; mtimeMs: number }, now: number): b
   return now - found.mtimeMs > STALE_MS;
 }
 
-/** Takes the lock at `path` or throws LockedError. `what` names the holder in the message ("uploader"). */
-export async function acquireProcessLock(path: string, what: string): Promise<ProcessLock> {
+/**
+ * Takes the lock at `path` or throws LockedError. `what` names the holder in the message ("uploader"), `chooseFolder`
+ * how another data folder is chosen.
+ */
+export async function acquireProcessLock(path: string, what: string, chooseFolder?: string): Promise<ProcessLock> {
   const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), what };
   const text = `${JSON.stringify(mine)}\n`;
   for (let tries = 0; tries < 5; tries += 1) {
@@ -80,7 +83,7 @@ export async function acquireProcessLock(path: string, what: string): Promise<Pr
     }
     const found = await readHolder(path);
     if (!found) continue;
-    if (!isStale(found, Date.now())) throw new LockedError(path, found.holder);
+    if (!isStale(found, Date.now())) throw new LockedError(path, found.holder, chooseFolder);
     // Set the stale lock aside under a unique name, then check it is the one judged stale: another process may have
     // taken it over between our read and our rename, and its fresh lock must be put back.
     const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
@@ -99,7 +102,7 @@ export async function acquireProcessLock(path: string, what: string): Promise<Pr
     }
   }
   const found = await readHolder(path);
-  throw new LockedError(path, found?.holder ?? { pid: NaN, host: '?', since: '', what: 'process' });
+  throw new LockedError(path, found?.holder ?? { pid: NaN, host: '?', since: '', what: 'process' }, chooseFolder);
 }
 
 function held(path: string, text: string): ProcessLock {

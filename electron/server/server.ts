@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../../shared';
 import { createLogger } from '../lib/logger';
+import { acquireProcessLock } from '../lib/process-lock';
 import { findClient, listClients, removeClientsExcept, setClientWebhook, upsertClient } from './auth/clients';
 import type { ServerContext } from './context';
 import { makePrivateDir, metaValue, openDatabase } from './db/database';
@@ -42,6 +43,9 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
+/** The data folder's lock file: one local server at a time works on a data folder. */
+export const SERVER_LOCK_FILE = 'server.lock';
+
 /** How long a stop waits for requests in flight before cutting their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -76,7 +80,17 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     ...input,
   };
   const logger = maskedLogger(options.logger ?? createLogger('server'));
-  const db = openDatabase(options.dataDir);
+  // One server per data folder: a second one on the same SQLite file would process imports and send webhooks twice
+  // (and a second `watch --env local` would repoint the first one's Local settings at itself before failing).
+  makePrivateDir(options.dataDir);
+  const lock = await acquireProcessLock(join(options.dataDir, SERVER_LOCK_FILE), 'local server', '--data-dir, or PAYROLL_DATA_DIR for the embedded one');
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(options.dataDir);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
   const uploadsDir = join(options.dataDir, 'uploads');
   makePrivateDir(uploadsDir);
   let baseUrl = '';
@@ -152,6 +166,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     db.close();
+    await lock.release();
     throw error;
   }
   const address = app.server.address();
@@ -172,6 +187,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
         await ctx.processor.stop();
         await deliveries.stop();
         db.close();
+        await lock.release();
       })();
       return closing;
     },

@@ -71,6 +71,11 @@ export type SessionOptions = {
    * by the command line or another window): the pipeline then follows. Default 5 s.
    */
   recheckMs?: number;
+  /**
+   * false: this session never runs the app's own local server, and a Local profile that names it is an address like
+   * any other (a command line run that does not start it: the server may run in another process). Default true.
+   */
+  appServer?: boolean;
 };
 
 export type Session = {
@@ -205,7 +210,7 @@ export function createSession(options: SessionOptions): Session {
   };
   /** The Local profile names the app's own server, which is stopped: nothing can reach it until it starts again. */
   const appServerStopped = (profile: ProfileName): boolean =>
-    profile === 'local' && local.running() === undefined && pointsAtAppServer(settings());
+    options.appServer !== false && profile === 'local' && local.running() === undefined && pointsAtAppServer(settings());
   const appServerStoppedError = () => new ConflictError(
     'The built-in local test server is stopped: start it on the Local server screen (files wait for it), or choose another environment in Settings',
   );
