@@ -1,14 +1,30 @@
-/** What happened to the last send: sent (with the import id), or not sent at all (refusals show as FormProblems). */
+/**
+ * What happened to the last send: sent (with the import id), or not sent at all (refusals show as FormProblems); and
+ * above it the warning of a send that did not get through, for as long as it holds (`unconfirmed` in use-batch-form.ts).
+ */
 import { Alert, Button, CopyButton, Group, Text } from '@mantine/core';
 import { BridgeError } from '../../../shared/bridge';
-import { ErrorAlert } from '../../components/error-alert';
+import { errorHint, errorMessage } from '../../components/error-alert';
 import { sendRecordsText } from './send-records-text';
-import type { BatchOutcome } from './use-batch-form';
+import type { BatchOutcome, UnconfirmedSend } from './use-batch-form';
 
 const t = sendRecordsText;
 
-export function BatchOutcomeView({ outcome }: { outcome: BatchOutcome | undefined }) {
-  if (!outcome) return null;
+/** `earlier`: a later send has had an answer of its own (a refusal), shown below this warning. */
+function UnconfirmedView({ unconfirmed, earlier }: { unconfirmed: UnconfirmedSend; earlier: boolean }) {
+  const hint = unconfirmed.kind === 'error' ? errorHint(unconfirmed.error) : undefined;
+  return (
+    <Alert color="red" title={earlier ? t.earlierBatchFailedTitle : t.batchFailedTitle} role="alert">
+      {unconfirmed.kind === 'failed'
+        ? unconfirmed.messages.map((m, i) => <Text key={i} size="sm">{m}</Text>)
+        : <Text size="sm">{errorMessage(unconfirmed.error)}</Text>}
+      {hint && <Text size="sm" mt={4}>{hint}</Text>}
+      <Text size="sm" mt={4}>{t.failedNext}</Text>
+    </Alert>
+  );
+}
+
+function OutcomeView({ outcome }: { outcome: BatchOutcome }) {
   if (outcome.kind === 'sent') {
     return (
       <Alert color="green" title={t.successTitle} role="status">
@@ -25,16 +41,16 @@ export function BatchOutcomeView({ outcome }: { outcome: BatchOutcome | undefine
     );
   }
   if (outcome.kind === 'refused') return null;
-  if (outcome.kind === 'failed') {
-    return (
-      <Alert color="red" title={t.batchFailedTitle} role="alert">
-        {outcome.messages.map((m, i) => <Text key={i} size="sm">{m}</Text>)}
-        <Text size="sm" mt={4}>{t.failedNext}</Text>
-      </Alert>
-    );
-  }
-  const notConfigured = outcome.error instanceof BridgeError && outcome.error.code === 'not_configured';
-  return notConfigured
-    ? <Alert color="yellow" title={t.batchFailedTitle} role="alert"><Text size="sm">{t.notConfigured}</Text></Alert>
-    : <ErrorAlert error={outcome.error} title={t.batchFailedTitle} />;
+  const notConfigured = outcome.kind === 'error' && outcome.error instanceof BridgeError && outcome.error.code === 'not_configured';
+  if (notConfigured) return <Alert color="yellow" title={t.batchFailedTitle} role="alert"><Text size="sm">{t.notConfigured}</Text></Alert>;
+  return <UnconfirmedView unconfirmed={outcome} earlier={false} />;
+}
+
+export function BatchOutcomeView({ outcome, unconfirmed }: { outcome: BatchOutcome | undefined; unconfirmed: UnconfirmedSend | undefined }) {
+  return (
+    <>
+      {unconfirmed && <UnconfirmedView unconfirmed={unconfirmed} earlier={outcome !== undefined} />}
+      {outcome && <OutcomeView outcome={outcome} />}
+    </>
+  );
 }

@@ -38,7 +38,10 @@ function PersonCard({ batch, index, id }: { batch: BatchForm; index: number; id:
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" verticalSpacing="xs">{optional.map(field)}</SimpleGrid>
         {many && (
           <Group justify="flex-end">
-            <Button variant="subtle" color="red" size="compact-sm" aria-label={t.census.removePerson(index + 1)} onClick={() => batch.removeRow(index)}>
+            <Button
+              ref={batch.removeButton(index)} variant="subtle" color="red" size="compact-sm"
+              aria-label={t.census.removePerson(index + 1)} onClick={() => batch.removeRow(index)}
+            >
               {t.census.remove}
             </Button>
           </Group>
@@ -55,11 +58,11 @@ export function CensusPanel({ batch }: { batch: BatchForm }) {
     <form noValidate onSubmit={(e) => void batch.submit(e)} onPaste={paste.onPaste} aria-label={t.tabs.census}>
       <Stack gap="md">
         <Text>{t.census.intro} {t.fields.requiredNote}</Text>
-        <BatchOutcomeView outcome={batch.outcome} />
+        <BatchOutcomeView outcome={batch.outcome} unconfirmed={batch.unconfirmed} />
         <FormProblems batch={batch} rowName={t.census.person} />
         {batch.rows.fields.map((row, index) => <PersonCard key={row.id} batch={batch} index={index} id={`person-${index + 1}`} />)}
         <Group>
-          <Button variant="default" onClick={batch.addRow}>{t.census.addPerson}</Button>
+          <Button ref={batch.addButton} variant="default" onClick={batch.addRow}>{t.census.addPerson}</Button>
           {batch.full && <Text size="sm" role="status">{t.formIsFull(MAX_FORM_RECORDS)}</Text>}
         </Group>
         <SpreadsheetPasteBox batch={batch} paste={paste} />

@@ -22,7 +22,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
     <form noValidate onSubmit={(e) => void batch.submit(e)} onPaste={paste.onPaste} aria-label={t.tabs.receipts}>
       <Stack gap="md">
         <Text>{t.receipts.intro} {t.receipts.allRequired}</Text>
-        <BatchOutcomeView outcome={batch.outcome} />
+        <BatchOutcomeView outcome={batch.outcome} unconfirmed={batch.unconfirmed} />
         <FormProblems batch={batch} rowName={t.receipts.row} />
         <Table.ScrollContainer minWidth={900}>
           <Table verticalSpacing={4} horizontalSpacing={6} withTableBorder>
@@ -57,7 +57,10 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
                     ))}
                     <Table.Td style={{ verticalAlign: 'top' }}>
                       {count > 1 && (
-                        <Button variant="subtle" color="red" size="compact-sm" mt={4} aria-label={t.receipts.removeRow(index + 1)} onClick={() => batch.removeRow(index)}>
+                        <Button
+                          ref={batch.removeButton(index)} variant="subtle" color="red" size="compact-sm" mt={4}
+                          aria-label={t.receipts.removeRow(index + 1)} onClick={() => batch.removeRow(index)}
+                        >
                           {t.receipts.remove}
                         </Button>
                       )}
@@ -77,7 +80,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
           </Table>
         </Table.ScrollContainer>
         <Group>
-          <Button variant="default" onClick={batch.addRow}>{t.receipts.addRow}</Button>
+          <Button ref={batch.addButton} variant="default" onClick={batch.addRow}>{t.receipts.addRow}</Button>
           {batch.full && <Text size="sm" role="status">{t.formIsFull(MAX_FORM_RECORDS)}</Text>}
         </Group>
         <SpreadsheetPasteBox batch={batch} paste={paste} />

@@ -504,3 +504,110 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
     expect(screen.getByRole('alert').textContent).toContain('Record 1 has unknown field(s): bonus');
   });
 });
+
+describe('SendRecordsScreen: a send that did not get through', () => {
+  const FAILED = 'POST /law/api/v1/receipt failed: 500 Internal Server Error';
+  const HISTORY_ADVICE = 'Check the History screen before sending them again';
+  const receiptRow = (n: number) => ['Smith', 'Anna', '123-45-6789', `E-${n}`, '2026-03-15', '10'].join('\t');
+
+  /** A bridge whose next answer to batches.send is chosen by the test. */
+  function bridgeAnswering() {
+    const bridge = createMemoryBridge();
+    const answer = { next: 'fail' as 'fail' | 'refuse' | 'accept' | 'lost' };
+    bridge.override('batches.send', (request): BridgeResponse<'batches.send'> => {
+      const records = request.records.length;
+      if (answer.next === 'fail') return { ok: false, problems: [{ message: FAILED, source: 'service' }], batch: { ...batch, kind: 'receipt', records, state: 'failed' } };
+      if (answer.next === 'refuse') {
+        return { ok: false, problems: [{ index: 0, field: 'ssn', message: 'is not a known SSN', source: 'service' }], batch: { ...batch, kind: 'receipt', records, state: 'failed' } };
+      }
+      if (answer.next === 'lost') throw new BridgeError({ name: 'BridgeTransportError', code: 'internal', message: 'The connection to the app broke before its answer came.' });
+      return { ok: true, importId: IMPORT_ID, records, receivedAt: '2026-11-22T10:00:00Z', batch: { ...batch, kind: 'receipt', records } };
+    });
+    return { bridge, answer };
+  }
+
+  async function sendOneReceiptThatFails(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    within(form).getByRole('textbox', { name: 'Last name Receipt 1' }).focus();
+    await user.paste(`${receiptRow(1)}\n`);
+    await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
+    await within(form).findByText(FAILED);
+    return form;
+  }
+
+  /** The text of the warning about the failed batch, '' when none is shown. */
+  const warning = (form: HTMLElement) => within(form).queryAllByRole('alert').find((a) => a.textContent?.includes(FAILED))?.textContent ?? '';
+
+  it('keeps its warning while its records can be sent again: rows added, pasted, loaded or removed, a Send the check stopped, another screen', async () => {
+    const { bridge } = bridgeAnswering();
+    renderScreen(<ScreenSwitch />, bridge);
+    const user = userEvent.setup();
+    const form = await sendOneReceiptThatFails(user);
+    expect(warning(form)).toContain('The batch could not be sent');
+    expect(warning(form)).toContain(HISTORY_ADVICE);
+
+    // Rows pasted into the box, pasted into a cell, loaded from JSON, and added by the button.
+    await user.click(within(form).getByRole('button', { name: 'Paste from a spreadsheet' }));
+    fireEvent.change(within(form).getByLabelText('Rows copied from a spreadsheet'), { target: { value: receiptRow(2) } });
+    await user.click(within(form).getByRole('button', { name: 'Add these rows' }));
+    expect(within(form).getByRole('status').textContent).toBe('1 row added. Check it, then send.');
+    expect(warning(form)).toContain(HISTORY_ADVICE);
+    within(form).getByRole('textbox', { name: 'Last name Receipt 2' }).focus();
+    await user.paste(`${receiptRow(3)}\n${receiptRow(4)}`);
+    expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'Employee registration Receipt 4' }).value).toBe('E-4');
+    expect(warning(form)).toContain(HISTORY_ADVICE);
+    await user.click(screen.getByRole('tab', { name: 'JSON file' }));
+    await user.click(screen.getByRole('radio', { name: 'Receipts' }));
+    fireEvent.change(screen.getByLabelText('Or paste JSON here'), { target: { value: JSON.stringify([{ lastName: 'Lee', firstName: 'Bo', ssn: '987-65-4321', employeeRegistration: 'E-5', paymentDate: '2026-03-16', amount: 20 }]) } });
+    await user.click(screen.getByRole('button', { name: 'Put the records in the form' }));
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Receipts' }).getAttribute('aria-selected')).toBe('true'));
+    expect(warning(form)).toContain(HISTORY_ADVICE);
+    await user.click(within(form).getByRole('button', { name: 'Add a row' }));
+    await user.click(within(form).getByRole('button', { name: 'Remove receipt 5' }));
+    expect(warning(form)).toContain(HISTORY_ADVICE);
+
+    // A Send the check stops sends nothing: the records of the failed batch are still to be checked in History.
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Last name Receipt 5' }), { target: { value: 'Kim' } });
+    await user.click(within(form).getByRole('button', { name: 'Send 5 receipts' }));
+    await within(form).findByText('Nothing was sent yet');
+    expect(warning(form)).toContain(HISTORY_ADVICE);
+
+    await leaveAndComeBack(user);
+    const back = screen.getByRole('form', { name: 'Receipts' });
+    expect(warning(back)).toContain(HISTORY_ADVICE);
+
+    // Start over throws the records away, and the warning about sending them again with them.
+    await user.click(within(back).getByRole('button', { name: 'Start over' }));
+    expect(warning(back)).toBe('');
+    expect(within(back).queryByText(new RegExp(HISTORY_ADVICE))).toBeNull();
+  });
+
+  it('keeps it above a later refusal, names an answer that never came the same way, and lets it go once a send is received', async () => {
+    const { bridge, answer } = bridgeAnswering();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    const form = await sendOneReceiptThatFails(user);
+
+    // Sent again and refused: nothing of this batch was imported, but the first one may still be on the service.
+    answer.next = 'refuse';
+    await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
+    await within(form).findByText('The service refused the batch');
+    expect(warning(form)).toContain('An earlier batch could not be sent');
+    expect(warning(form)).toContain(HISTORY_ADVICE);
+
+    // No answer at all (the app's connection broke): the service may have the batch, so the advice is the same.
+    answer.next = 'lost';
+    await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
+    const lost = await within(form).findByText('The connection to the app broke before its answer came.');
+    expect(lost.closest('[role="alert"]')?.textContent).toContain(HISTORY_ADVICE);
+    expect(warning(form)).toBe('');
+
+    // Received: the form empties, and with it the records the advice was about.
+    answer.next = 'accept';
+    await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
+    await within(form).findByText(/The service received 1 record/);
+    expect(within(form).queryByText(new RegExp(HISTORY_ADVICE))).toBeNull();
+    expect(within(form).queryByText(/could not be sent/)).toBeNull();
+  });
+});

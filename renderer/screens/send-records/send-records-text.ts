@@ -120,6 +120,8 @@ export const sendRecordsText = {
   repeatedField: (value: string, other: string) => `${value} is also given for ${other}; each must be different in one batch`,
   repeatedReceipt: (other: string) => `is the same receipt as ${other} (same employee registration, payment date and amount)`,
   batchFailedTitle: 'The batch could not be sent',
+  /** The same warning once a later send was refused: that refusal is shown below it, and speaks of another batch. */
+  earlierBatchFailedTitle: 'An earlier batch could not be sent',
   failedNext: 'Your records are still in the form. Check the History screen before sending them again.',
   notConfigured: 'No connection is set up yet. Open Settings, enter the service address and credentials, then try again.',
   successTitle: 'Sent',

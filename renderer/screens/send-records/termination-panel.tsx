@@ -17,7 +17,7 @@ export function TerminationPanel({ batch }: { batch: BatchForm }) {
     <form noValidate onSubmit={(e) => void batch.submit(e)} aria-label={t.tabs.termination}>
       <Stack gap="md" maw={720}>
         <Text>{t.termination.intro} {t.fields.requiredNote}</Text>
-        <BatchOutcomeView outcome={batch.outcome} />
+        <BatchOutcomeView outcome={batch.outcome} unconfirmed={batch.unconfirmed} />
         <FormProblems batch={batch} rowName={() => t.termination.who} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
           {fields.map((spec) => (

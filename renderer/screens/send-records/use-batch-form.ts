@@ -8,6 +8,10 @@
  * same problems and the same state of checking (after a failed send, fields are checked again as they change). The
  * last outcome and whether a send is under way are kept beside it, so an answer that comes while the clerk is on
  * another screen still empties the form or marks the fields.
+ *
+ * The warning of a send that did not get through is kept apart from the last outcome, because it holds longer: the
+ * service may have the records all the same, and it goes only once a send of this form is received or the clerk
+ * starts over (see `unconfirmed`).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useLayoutEffect, useRef, type BaseSyntheticEvent } from 'react';
@@ -15,11 +19,12 @@ import { createFormControl, get, set, useFieldArray, useForm, useFormState, type
 import { z } from 'zod';
 import type { RecordKind } from '../../../shared';
 import { recordSchemas } from '../../../shared';
-import type { BatchProblem } from '../../../shared/bridge';
+import { BridgeError, type BatchProblem } from '../../../shared/bridge';
 import { useSendBatch } from '../../data/send-records-queries';
 import type { FormRow } from './record-fields';
 import { FIELDS, MAX_FORM_RECORDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
 import { bareMessage, fieldMessage, serviceRecordProblem, withRecordNames } from './problem-words';
+import { useRemovalFocus } from './removal-focus';
 import { Kept, useKept, useScreenMemory } from './screen-memory';
 import { sendRecordsText } from './send-records-text';
 
@@ -37,6 +42,12 @@ export type BatchOutcome =
   | { kind: 'failed'; messages: string[] }
   | { kind: 'error'; error: unknown };
 
+/**
+ * A send that did not get through: it failed on the way (network, server error, refused credentials) or no answer
+ * came. The service may hold its records all the same, so sending them again could import them twice.
+ */
+export type UnconfirmedSend = Extract<BatchOutcome, { kind: 'failed' | 'error' }>;
+
 /** Rows put into the form by a paste or from JSON, for the message that says so. */
 export type AddedRows = { from: 'paste' | 'json'; count: number; after: number };
 
@@ -44,7 +55,18 @@ export type AddedRows = { from: 'paste' | 'json'; count: number; after: number }
 export type AddRowsResult = { added: true; after: number } | { added: false; problem: string };
 
 type PanelState = {
+  /**
+   * The answer to the last send, while it speaks of the form as it is: a success or a refusal goes when Send is pressed
+   * again, rows are added or the clerk starts over. "No connection is set up yet" goes when Send is pressed again.
+   */
   outcome?: BatchOutcome;
+  /**
+   * The last send that did not get through, with its advice to check History before sending again. That advice holds
+   * as long as the form can send those records again: through rows added, pasted, loaded or removed, a Send stopped
+   * by the check, a later send refused, or a visit to another screen. It goes when a send of this form is received
+   * (the form empties) or the clerk starts over; a later send that does not get through takes its place.
+   */
+  unconfirmed?: UnconfirmedSend;
   /** Problems the service gave for a whole record (not one field), by row index. */
   recordProblems: Record<number, string[]>;
   /** A send is under way (perhaps started before the clerk left the screen and came back). */
@@ -108,7 +130,8 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const { errors, isSubmitted: tried } = useFormState({ control: form.control });
   const rows = useFieldArray({ control: form.control, name: 'rows' });
   const send = useSendBatch();
-  const { outcome, recordProblems, sending, added } = useKept(memory.state);
+  const removal = useRemovalFocus();
+  const { outcome, unconfirmed, recordProblems, sending, added } = useKept(memory.state);
   const update = (patch: Partial<PanelState>) => memory.state.set({ ...memory.state.get(), ...patch });
 
   const fieldNames = new Set(FIELDS[kind].map((f) => f.name));
@@ -172,16 +195,17 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
       if (result.ok) {
         // A clean form after a send: the same records are not sent twice by a second click.
         form.reset({ rows: [emptyRow(kind)] });
-        update({ outcome: { kind: 'sent', importId: result.importId, records: result.records } });
+        update({ outcome: { kind: 'sent', importId: result.importId, records: result.records }, unconfirmed: undefined });
         return;
       }
       // Problems naming records are a refusal of the records; without any, the batch did not get through at all.
       const refused = !result.batch || result.problems.some((p) => p.index !== undefined);
-      update({ outcome: refused
-        ? { kind: 'refused', general: applyProblems(result.problems, values.rows.length) }
-        : { kind: 'failed', messages: result.problems.map((p) => p.message) } });
+      if (refused) update({ outcome: { kind: 'refused', general: applyProblems(result.problems, values.rows.length) } });
+      else update({ unconfirmed: { kind: 'failed', messages: result.problems.map((p) => p.message) } });
     } catch (error) {
-      update({ outcome: { kind: 'error', error } });
+      // Without a connection set up nothing went out; any other error leaves the batch's fate unknown.
+      const nothingSent = error instanceof BridgeError && error.code === 'not_configured';
+      update(nothingSent ? { outcome: { kind: 'error', error } } : { unconfirmed: { kind: 'error', error } });
     } finally {
       update({ sending: false });
     }
@@ -189,7 +213,8 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
 
   /**
    * Blank rows are left out rather than refused, as long as one row is left. The last send's outcome goes first:
-   * a banner of an earlier success must not stand above the problems of this try.
+   * a banner of an earlier success must not stand above the problems of this try. A send that did not get through
+   * stays: if the check stops this one, nothing went out and its warning still holds.
    */
   const submit = async (event?: BaseSyntheticEvent) => {
     event?.preventDefault();
@@ -224,7 +249,10 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
       return { added: false, problem: sendRecordsText.check.formFull(kept.length, more.length, MAX_FORM_RECORDS) };
     }
     rows.replace([...kept, ...more]);
-    update({ outcome: undefined, recordProblems: {}, added: { from, count: more.length, after: kept.length } });
+    // A success would read as if the added rows were sent, and a refusal's marks are checked anew with them; "no
+    // connection is set up" still holds, and so does the warning of a send that did not get through (`unconfirmed`).
+    const last = memory.state.get().outcome;
+    update({ outcome: last?.kind === 'error' ? last : undefined, recordProblems: {}, added: { from, count: more.length, after: kept.length } });
     focusRow.current = kept.length;
     void form.trigger();
     return { added: true, after: kept.length };
@@ -239,19 +267,20 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   /** The clerk's choice to throw the draft away. */
   const startOver = () => {
     form.reset({ rows: [emptyRow(kind)] });
-    update({ outcome: undefined, recordProblems: {}, added: undefined });
+    update({ outcome: undefined, unconfirmed: undefined, recordProblems: {}, added: undefined });
   };
 
   const dismissAdded = () => update({ added: undefined });
 
   const removeRow = (index: number) => {
+    removal.removing(index, rows.fields.length);
     rows.remove(index);
     update({ recordProblems: {} });
   };
 
   return {
-    kind, form, register, errors, tried, rows, submit, sending, outcome, recordProblems,
-    added, addRows, dismissAdded, full, addRow, removeRow, startOver,
+    kind, form, register, errors, tried, rows, submit, sending, outcome, unconfirmed, recordProblems,
+    added, addRows, dismissAdded, full, addRow, removeRow, removeButton: removal.removeButton, addButton: removal.addButton, startOver,
   };
 }
 
