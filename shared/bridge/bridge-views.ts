@@ -197,9 +197,20 @@ export const credentialTestSchema = z.object({
 export type CredentialTest = z.infer<typeof credentialTestSchema>;
 
 export const FOLDER_STATES = ['stopped', 'watching', 'paused', 'missing'] as const;
+/**
+ * Why the active environment cannot take files: it has no service address (Base URL), or it names the test server
+ * built into the app, which is stopped.
+ */
+export const NO_SERVICE_REASONS = ['noAddress', 'builtInServerStopped'] as const;
 export const folderStateSchema = z.object({
   folder: z.string().optional(),
   state: z.enum(FOLDER_STATES),
+  /**
+   * Set while the active environment cannot take files, whatever the state: nothing in the folder is picked up, a
+   * Start watching or Resume fails, and a watch stopped for it starts again by itself once it can. Said by the core,
+   * which alone knows where uploads go, so the screens name the reason rather than a bare "Not watching".
+   */
+  noService: z.object({ profile: profileNameViewSchema, reason: z.enum(NO_SERVICE_REASONS) }).optional(),
 });
 export type FolderState = z.infer<typeof folderStateSchema>;
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { checkZoom } from './screens-a-kit';
-import { openScreen, screenshots, seriousViolations, startScreensWorld, type ScreensWorld } from './screens-b-kit';
+import { allAxeViolations } from './axe-kit';
+import { openScreen, screenshots, startScreensWorld, type ScreensWorld } from './screens-b-kit';
 
 type LocalServerState = { running: boolean; url?: string };
 
@@ -42,7 +43,7 @@ describe('Deliveries and the local server in Chromium', () => {
     await hook.getByText('Your new signing secret. Copy it now: it is not shown again.').waitFor();
     expect(await hook.getByText(/^whsec_/).count()).toBe(1);
     await screenshots(page, 'local-server-webhook');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
     expect(await world.bridge('localServer.webhook.get')).toEqual({ url: receiver.url, secretSet: true });
   }, 120_000);
 
@@ -51,7 +52,7 @@ describe('Deliveries and the local server in Chromium', () => {
     await openScreen(page, 'Deliveries');
     await page.getByRole('heading', { name: 'No deliveries yet' }).waitFor();
     await screenshots(page, 'deliveries-empty');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     const sent = await world.bridge<{ ok: boolean }>('batches.send', {
       kind: 'census',
@@ -72,7 +73,7 @@ describe('Deliveries and the local server in Chromium', () => {
     expect(receiver.requests[0]!.headers['webhook-id']).toBe(receiver.requests[1]!.headers['webhook-id']);
     await screenshots(page, 'deliveries-failed-then-retried');
     await checkZoom(page, 'deliveries-failed-then-retried');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     // The failed try in full, and sent again by hand.
     const failedId = (await failed.getByRole('rowheader').textContent())!;
@@ -81,7 +82,7 @@ describe('Deliveries and the local server in Chromium', () => {
     await dialog.getByRole('cell', { name: '500', exact: true }).waitFor();
     await dialog.getByRole('cell', { name: 'The endpoint answered 500; only a 2xx answer counts as delivered.' }).waitFor();
     await screenshots(page, 'deliveries-detail');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Send again now' }).click();
     await dialog.getByRole('status').filter({ hasText: /^Sent again as delivery \d+\.$/ }).waitFor({ timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -114,7 +115,7 @@ describe('Deliveries and the local server in Chromium', () => {
     await log.getByRole('row').filter({ hasText: '/law/api/v1/payroll-submissions' }).filter({ hasText: '503' }).waitFor({ timeout: 30_000 });
     await screenshots(page, 'local-server-faults-and-log');
     await checkZoom(page, 'local-server-faults-and-log');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await faults.getByRole('button', { name: 'Remove the rule for /law/api/v1/payroll-submissions' }).click();
     await faults.getByText('No fault rules: the local server answers normally.').waitFor();

@@ -2,7 +2,8 @@
  * A refused file on History and in its drawer, in Chromium against browser mode with a real core, service, keychain
  * and folder: its row problems counted as errors (an uploaded file's as warnings), the drawer clean for axe-core
  * whatever the impact (no second banner landmark), and the file put back in the queue from the keyboard: focus stays
- * in the drawer on the word that it is back, and the message that it was refused goes.
+ * in the drawer on the word that it is back, the message that it was refused goes, and the drawer's facts say where
+ * it went back rather than that it is filed in rejected/.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -83,6 +84,12 @@ describe('History: a refused file (browser mode, real service, keychain and fold
 
     // "was refused" no longer holds: the file is back in the queue.
     await expect.poll(() => refusedNotice().count()).toBe(0);
+    // Nor does "Filed in …/rejected/…": the facts say where it went back, and the help no longer sends the clerk to rejected/.
+    const fact = (label: string) => dialog().getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
+    expect(await fact('Put back in the queue as').getByRole('cell').innerText()).toBe(join(world.folder, REFUSED));
+    expect(await fact('Filed in').count()).toBe(0);
+    expect(await dialog().getByText(join(world.folder, 'rejected', REFUSED), { exact: true }).count()).toBe(0);
+    expect(await dialog().getByText('it is in the rejected folder', { exact: false }).count()).toBe(0);
     await settled(page);
     expect(await allAxeViolations(page)).toEqual([]);
     await visit(page, 'history-requeued-focus');

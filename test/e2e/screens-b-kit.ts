@@ -1,11 +1,10 @@
 /**
  * What the end-to-end flows of the Send records, Deliveries and Local server screens share: the app in browser mode
- * with its embedded local server and a private keychain, a screen opened from the navigation, an axe-core scan, and
- * screenshots in light and dark under test-results/.
+ * with its embedded local server and a private keychain, a screen opened from the navigation, and screenshots in
+ * light and dark under test-results/. Their axe-core scans are axe-kit's: the whole page, frame included, every impact.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage } from '../helpers/browser';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
@@ -60,25 +59,6 @@ export async function startScreensWorld(): Promise<ScreensWorld> {
 export async function openScreen(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation').getByRole('link', { name }).click();
   await page.getByRole('heading', { level: 2, name }).waitFor();
-}
-
-/**
- * The serious and critical axe-core violations of the screen as it is now, in light and in dark. The app's frame
- * (header and navigation) is scanned by the flows of the screens that own it.
- */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const result = await new AxeBuilder({ page }).exclude('#app-navigation').exclude('header').analyze();
-    for (const v of result.violations) {
-      if (v.impact === 'serious' || v.impact === 'critical') {
-        found.push(`${colorScheme}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-      }
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
 }
 
 /** Saves `<name>-light.png` and `<name>-dark.png` of the whole page under test-results/. */

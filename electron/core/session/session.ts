@@ -339,6 +339,17 @@ export function createSession(options: SessionOptions): Session {
       if (!target.service) throw appServerStopped(target.profile) ? appServerStoppedError() : notConfigured(target.profile);
       await (await getUploader()).watch(folder);
     },
+    // Every change of service ends in a reopen of the watch, which says its state: the reason goes out with it.
+    noService: () => {
+      let target: Target;
+      try {
+        target = targetNow();
+      } catch {
+        return undefined; // A settings file that cannot be read is reported where the clerk's next action reads it.
+      }
+      if (target.service) return undefined;
+      return { profile: target.profile, reason: appServerStopped(target.profile) ? 'builtInServerStopped' : 'noAddress' };
+    },
     close: async () => {
       await uploader?.stopWatching();
     },

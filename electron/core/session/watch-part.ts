@@ -30,6 +30,8 @@ export type WatchPartOptions = {
   settings: () => Settings;
   /** Starts watching the folder; throws (NotConfiguredError...) when uploads cannot happen. */
   open(folder: string): Promise<void>;
+  /** Why uploads cannot happen now (the service cannot take files), said with every state; undefined when they can. */
+  noService?: () => FolderState['noService'];
   close(): Promise<void>;
   changed(state: FolderState): void;
 };
@@ -52,7 +54,8 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
   const state = (): FolderState => {
     const folder = watching ?? options.settings().watchedFolder;
     const shown = mode === 'watching' && present === false ? 'missing' : mode;
-    return { ...(folder ? { folder } : {}), state: shown };
+    const noService = options.noService?.();
+    return { ...(folder ? { folder } : {}), state: shown, ...(noService ? { noService } : {}) };
   };
   const announce = (): FolderState => {
     const now = state();

@@ -122,6 +122,11 @@ describe('HistoryScreen', () => {
     // The file has left rejected/: the place shown before, and the button to show it, are gone.
     expect(within(dialog).queryByText('/data/exports/rejected/census-bad.csv', { selector: 'code' })).toBeNull();
     expect(within(dialog).queryByRole('button', { name: 'Show in folder' })).toBeNull();
+    // The facts say where it is now, not that it is filed in rejected/; the help no longer sends the clerk there.
+    const fact = (label: string) => within(dialog).queryByRole('rowheader', { name: label })?.closest('tr')?.querySelector('td')?.textContent;
+    expect(fact('Put back in the queue as')).toBe('/data/exports/census-bad.csv');
+    expect(fact('Filed in')).toBeUndefined();
+    expect(within(dialog).queryByText(/it is in the rejected folder/)).toBeNull();
   });
 
   it('puts a refused file back once on a double click, and offers nothing to put back once it has left rejected/', async () => {
@@ -141,6 +146,9 @@ describe('HistoryScreen', () => {
     const again = await screen.findByRole('dialog', { name: 'census-bad.csv' });
     expect(await within(again).findByText(/no longer in the folder it was filed in: it was put back in the queue already/)).toBeTruthy();
     expect(within(again).queryByRole('button', { name: 'Put back in the queue' })).toBeNull();
+    // It was filed there once, and is not now.
+    expect(within(again).getByRole('rowheader', { name: 'Was filed in' }).closest('tr')?.querySelector('td')?.textContent).toBe('/data/exports/rejected/census-bad.csv');
+    expect(within(again).queryByRole('rowheader', { name: 'Filed in' })).toBeNull();
   });
 
   it('counts a refused file\'s row problems as errors and an uploaded file\'s as warnings', async () => {

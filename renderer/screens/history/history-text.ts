@@ -60,6 +60,9 @@ export const historyText = {
     outcome: 'Outcome',
     path: 'Found as',
     filedAt: 'Filed in',
+    /** Filed there once; it has left since (put back in the queue, or moved by hand). */
+    wasFiledAt: 'Was filed in',
+    backInQueueAs: 'Put back in the queue as',
     size: 'Size',
     found: 'Found',
     finished: 'Finished',

@@ -2,7 +2,7 @@
 import { Alert, Button, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { JobDetail } from '../../../shared/bridge';
+import type { JobDetail, JobView } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatCalendarDate, formatDateTime } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
@@ -13,10 +13,16 @@ import { historyText } from './history-text';
 
 const t = historyText.detail;
 
-function Facts({ job }: { job: JobDetail }) {
+/**
+ * Where the file is belongs with the facts, and must hold now: put back (`putBack`, the job it went again as), it is
+ * in the queue under that path; gone from rejected/ some other way, it was filed there once.
+ */
+function Facts({ job, putBack }: { job: JobDetail; putBack: JobView | undefined }) {
+  const where: [string, string][] = putBack ? [[t.backInQueueAs, putBack.path]]
+    : job.archivedPath ? [[job.archivedFileThere ? t.filedAt : t.wasFiledAt, job.archivedPath]] : [];
   const rows: [string, string][] = [
     [t.path, job.path],
-    ...(job.archivedPath ? [[t.filedAt, job.archivedPath] as [string, string]] : []),
+    ...where,
     [t.size, formatBytes(job.size)],
     [t.found, formatDateTime(job.foundAt)],
     ...(job.finishedAt ? [[t.finished, formatDateTime(job.finishedAt)] as [string, string]] : []),
@@ -38,25 +44,32 @@ function Facts({ job }: { job: JobDetail }) {
   );
 }
 
-function Actions({ job }: { job: JobDetail }) {
+type Requeue = ReturnType<typeof useRequeue>;
+
+/**
+ * Put back, the file has left rejected/: the message above the screens that said it was refused goes, and the facts
+ * say where it is now (the answer is the job it goes again as).
+ */
+function useRequeue(job: JobDetail) {
   const client = useQueryClient();
-  const reveal = useBridgeMutation('jobs.reveal');
-  // Put back, the file has left rejected/: where it was shown to be, and the button to show it, are gone, and so is
-  // the message above the screens that said it was refused.
-  const requeue = useBridgeMutation('jobs.requeue', {
+  return useBridgeMutation('jobs.requeue', {
     onSuccess: () => {
-      reveal.reset();
       dropNoticesAbout(client, job.id);
       void client.invalidateQueries({ queryKey: ['jobs.query'] });
       void client.invalidateQueries({ queryKey: ['jobs.get'] });
     },
   });
+}
+
+function Actions({ job, requeue }: { job: JobDetail; requeue: Requeue }) {
+  const reveal = useBridgeMutation('jobs.reveal');
   // isPending shows a tick later than a second click of a double click: one put-back per press, guarded at once.
   const sending = useRef(false);
   const putBack = () => {
     if (sending.current) return;
     sending.current = true;
-    requeue.mutate({ id: job.id }, { onSettled: () => { sending.current = false; } });
+    // Where the file was shown to be, and the button to show it, go with it.
+    requeue.mutate({ id: job.id }, { onSuccess: () => reveal.reset(), onSettled: () => { sending.current = false; } });
   };
   const gone = !job.archivedFileThere && !requeue.isSuccess;
   // The pressed button goes with the file: focus moves to what took its place, the word that the file is back, so it
@@ -87,6 +100,7 @@ function Actions({ job }: { job: JobDetail }) {
 }
 
 function Detail({ job }: { job: JobDetail }) {
+  const requeue = useRequeue(job);
   const problems = job.warnings;
   return (
     <Stack gap="md">
@@ -94,7 +108,8 @@ function Detail({ job }: { job: JobDetail }) {
       {job.outcome === 'rejected' && (
         <Alert color="red" title={t.reason}>
           <Text size="sm">{job.lastError}</Text>
-          <Text size="sm" mt="xs">{t.refusedHelp}</Text>
+          {/* It says the file is in the rejected folder: only while it is. */}
+          {job.archivedFileThere && !requeue.isSuccess && <Text size="sm" mt="xs">{t.refusedHelp}</Text>}
         </Alert>
       )}
       {job.outcome === 'uploaded' && (
@@ -107,8 +122,8 @@ function Detail({ job }: { job: JobDetail }) {
         <ProblemsTable problems={problems} total={job.warningCount}
           caption={job.outcome === 'rejected' ? t.rowProblems : t.rowWarnings} />
       )}
-      <Actions job={job} />
-      <Facts job={job} />
+      <Actions job={job} requeue={requeue} />
+      <Facts job={job} putBack={requeue.data} />
     </Stack>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The watched folder, whether it is being watched and why not, and the button to pause, resume or start. An
- * environment without a service address cannot take files: the folder is not watched and a file saved there stays
- * unqueued, so the header says so and where to set the address rather than only "Not watching".
+ * environment that cannot take files (no service address, or the built-in test server stopped) leaves the folder
+ * unwatched and a file saved there unqueued, so the header says why, as the core says it with the folder's state, and
+ * where to put it right rather than only "Not watching".
  */
 import { Badge, Box, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,11 +15,17 @@ import { queueText } from './queue-text';
 const t = queueText.folder;
 const COLORS = { watching: 'green', paused: 'yellow', missing: 'red', stopped: 'gray' } as const;
 
-/** The active environment's name when it has no service address (nothing can be picked up), else undefined. */
-function useEnvironmentWithoutAddress(): string | undefined {
-  const settings = useBridgeQuery('settings.get', {}).data?.settings;
-  if (!settings) return undefined;
-  return settings.profiles[settings.activeProfile].baseUrl ? undefined : PROFILE_TITLES[settings.activeProfile];
+/** Why nothing is picked up, and the link to the screen where the clerk puts it right. */
+function NoService({ noService }: { noService: NonNullable<FolderState['noService']> }) {
+  const fix = noService.reason === 'builtInServerStopped'
+    ? { text: t.builtInServerStopped, href: '#/local-server', link: t.openLocalServer }
+    : { text: t.noAddress(PROFILE_TITLES[noService.profile]), href: '#/settings', link: t.openSettings };
+  return (
+    <>
+      <Text size="sm">{fix.text}</Text>
+      <Button component="a" href={fix.href} variant="light" w="fit-content">{fix.link}</Button>
+    </>
+  );
 }
 
 export function FolderHeader() {
@@ -28,7 +35,6 @@ export function FolderHeader() {
   const pause = useBridgeMutation('watch.pause', { onSuccess });
   const resume = useBridgeMutation('watch.resume', { onSuccess });
   const start = useBridgeMutation('watch.start', { onSuccess });
-  const noAddress = useEnvironmentWithoutAddress();
   const folder = state.data;
 
   if (state.error) return <ErrorAlert error={state.error} />;
@@ -40,7 +46,7 @@ export function FolderHeader() {
     || (folder.state === 'stopped' && start.error && { error: start.error, title: t.startFailed })
     || undefined;
   // Paused, the clerk stopped it: Resume says what is missing if it fails.
-  const waitsForAddress = noAddress !== undefined && folder.state === 'stopped';
+  const noService = folder.state === 'stopped' ? folder.noService : undefined;
   return (
     <Paper withBorder p="md" mb="md" component="section" aria-labelledby="folder-heading">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -52,8 +58,7 @@ export function FolderHeader() {
           {folder.folder ? (
             <>
               <Code style={{ overflowWrap: 'anywhere' }}>{folder.folder}</Code>
-              <Text size="sm">{waitsForAddress ? t.noAddress(noAddress) : t.help[folder.state]}</Text>
-              {waitsForAddress && <Button component="a" href="#/settings" variant="light" w="fit-content">{t.openSettings}</Button>}
+              {noService ? <NoService noService={noService} /> : <Text size="sm">{t.help[folder.state]}</Text>}
             </>
           ) : (
             <>

@@ -62,8 +62,7 @@ describe('QueueScreen', () => {
   });
 
   it('says why nothing is picked up when the environment has no service address, and a failed start says it too', async () => {
-    const bridge = createMemoryBridge({ folder: { folder: '/data/exports', state: 'stopped' } });
-    bridge.state.settings = { ...bridge.state.settings, activeProfile: 'sandbox' };
+    const bridge = createMemoryBridge({ folder: { folder: '/data/exports', state: 'stopped', noService: { profile: 'sandbox', reason: 'noAddress' } } });
     bridge.override('watch.start', () => {
       throw new BridgeError({ name: 'NotConfiguredError', code: 'not_configured', message: 'No service address is set for Sandbox: enter it in Settings' });
     });
@@ -81,6 +80,19 @@ describe('QueueScreen', () => {
     // Watching once the address is there: the failure no longer holds, nor does the reason.
     bridge.emit('folder', { folder: '/data/exports', state: 'watching' });
     await waitFor(() => expect(within(folder).queryByRole('alert')).toBeNull());
+  });
+
+  it('says that the built-in test server is stopped, with the way to the Local server screen', async () => {
+    const bridge = createMemoryBridge({ folder: { folder: '/data/exports', state: 'stopped', noService: { profile: 'local', reason: 'builtInServerStopped' } } });
+    renderScreen(<LiveQueue />, bridge);
+    const folder = await screen.findByRole('region', { name: 'Watched folder' });
+    expect(await within(folder).findByText(/^The test server built into this app is stopped, so files saved in this folder are not picked up/)).toBeTruthy();
+    expect(within(folder).getByRole('link', { name: 'Open Local server' }).getAttribute('href')).toBe('#/local-server');
+    expect(within(folder).queryByText(/The folder is not being watched/)).toBeNull();
+    // Started again, the core watches and says so: the reason goes with the state that had it.
+    bridge.emit('folder', { folder: '/data/exports', state: 'watching' });
+    await waitFor(() => expect(within(folder).queryByText(/built into this app is stopped/)).toBeNull());
+    expect(within(folder).queryByRole('link', { name: 'Open Local server' })).toBeNull();
   });
 
   it('tells a new user what to do when nothing is waiting', async () => {

@@ -18,6 +18,10 @@ export const queueText = {
     },
     noAddress: (environment: string) => `No service address is set for ${environment}, so files saved in this folder `
       + `are not picked up. Set it in Settings (${environment}, Base URL).`,
+    builtInServerStopped: 'The test server built into this app is stopped, so files saved in this folder are not picked '
+      + 'up: the Local test server environment sends them only there. Start it on the Local server screen, or choose '
+      + 'another environment in Settings.',
+    openLocalServer: 'Open Local server',
     pause: 'Pause',
     resume: 'Resume',
     start: 'Start watching',
