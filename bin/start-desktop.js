@@ -3,7 +3,7 @@
 // browser mode (`payroll-uploader ui`), whose address is printed and opened in the default browser when there is one.
 // Arguments after `npm start --` go to the ui command (e.g. --port 8080 --local-server).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,27 @@ function openBrowser(url) {
   }
 }
 
+/** What the built screens are made from: a change to any of it since the last build means building them again. */
+const SCREEN_SOURCES = ['renderer', 'shared', 'vite.config.ts', 'package-lock.json'];
+
+/** The newest modification time under `path` (a file, or a folder walked whole). */
+function newestMtime(path) {
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (!info) return 0;
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = info.mtimeMs;
+  for (const entry of readdirSync(path, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** The screens were never built, or their sources changed since (a pull, an edit): served as they are, they would be old. */
+function screensOutOfDate() {
+  const built = statSync(join(root, 'dist', 'renderer', 'index.html'), { throwIfNoEntry: false });
+  return !built || SCREEN_SOURCES.some((source) => newestMtime(join(root, source)) > built.mtimeMs);
+}
+
 function startDesktop(binary) {
   run('build');
   const child = spawn(binary, [root, ...args], { stdio: 'inherit', cwd: root });
@@ -57,7 +78,7 @@ function startDesktop(binary) {
 
 function startBrowserMode() {
   process.stderr.write('Payroll Uploader: the Electron binary is not installed, so no desktop window; starting browser mode instead.\n');
-  if (!existsSync(join(root, 'dist', 'renderer', 'index.html'))) run('build:renderer');
+  if (screensOutOfDate()) run('build:renderer');
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron', 'cli', 'main.ts'), 'ui', ...args], {
     cwd: root,
     stdio: ['inherit', 'pipe', 'inherit'],
