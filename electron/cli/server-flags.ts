@@ -79,7 +79,7 @@ function readClientsFile(file: string): ClientSpec[] {
     throw new UsageError(`--clients-file: no such file ${file}`);
   }
   if ((mode & 0o077) !== 0) {
-    throw new UsageError(`--clients-file ${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`);
+    throw new UsageError(`--clients-file ${file} is open to other users (mode ${(mode & 0o777).toString(8)}: group or others may read or change it); run: chmod 600 ${file}`);
   }
   const clients = parseClientLines(readFileSync(file, 'utf8'), `--clients-file ${file}`);
   if (clients.length === 0) throw new UsageError(`--clients-file ${file} holds no client`);

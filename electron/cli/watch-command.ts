@@ -140,7 +140,7 @@ export async function watchCommand(args: string[]): Promise<number> {
     }
     await Promise.race([Promise.allSettled([...results]), stopped]);
     const failures = (await session.queue()).failures();
-    for (const path of pending) process.stderr.write(`not taken: ${path} was still changing after ${maxWait} s; it stays in place for the next run\n`);
+    for (const path of pending) process.stderr.write(`not taken: ${printableName(basename(path))} was still changing after ${maxWait} s; it stays in place for the next run\n`);
     for (const [path, reason] of unreadable) process.stderr.write(`not taken: ${printableName(basename(path))}: ${reason}; it stays in place for the next run\n`);
     if (!json) {
       // Refused files were said when they were filed away; here only what is left unfinished.

@@ -101,7 +101,7 @@ describe('payroll-uploader server', () => {
     await chmod(file, 0o644);
     const open = await runCli(['server', '--data-dir', join(dir, 'clients'), '--clients-file', file]);
     expect(open.code).toBe(2);
-    expect(open.stderr).toContain('is readable by other users (mode 644); run: chmod 600');
+    expect(open.stderr).toContain('is open to other users (mode 644: group or others may read or change it); run: chmod 600');
     await chmod(file, 0o600);
 
     const server = await spawnServerCli(['--port', '0', '--data-dir', join(dir, 'clients'), '--clients-file', file], { PAYROLL_SERVER_CLIENTS: 'env-client:env-secret-123456' });
