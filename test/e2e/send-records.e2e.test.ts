@@ -2,7 +2,8 @@
  * End to end, as a new clerk would: `payroll-uploader ui --local-server` in Debian's Chromium, with the real local
  * server and a private gnome-keyring. A new hire is sent and accepted; bad fields show next to the field, from the
  * local check and from the service's 422; receipts pasted from a spreadsheet go out after one cell is fixed; a paste
- * with a bad row adds the others and leaves that row to correct; drafts survive a visit to another screen; a date
+ * with a bad row adds the others and leaves that row to correct, and rows pasted into a cell meanwhile are turned away
+ * rather than take its place; drafts survive a visit to another screen; a date
  * that does not exist is named as such; the first bad field of a failed send is not hidden under the fixed header;
  * receipts loaded as new hires are called receipts; rows the form has no room for are refused whole; the paste box
  * and the Remove buttons hand the keyboard focus on instead of dropping it; no notice speaks of a send the clerk has
@@ -45,6 +46,16 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 const isFocused = (element: Locator) => element.evaluate((el) => el === document.activeElement);
+
+/** Rows pasted straight into a cell: the paste event a spreadsheet's rows on the clipboard give the page. */
+async function pasteIntoCell(cell: Locator, text: string): Promise<void> {
+  await cell.focus();
+  await cell.evaluate((el, rows) => {
+    const clipboardData = new DataTransfer();
+    clipboardData.setData('text/plain', rows);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+  }, text);
+}
 
 /** Receipts as JSON, with registrations numbered from `from`. */
 const receiptsJson = (count: number, from: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({
@@ -224,11 +235,27 @@ describe('Send records in Chromium', () => {
     await screenshots(page, 'send-records-paste-bad-row');
     expect(await axeViolations(page)).toEqual([]);
 
+    // More rows pasted straight into a cell while that row waits in the box: turned away whole, the box kept as it
+    // was and given the focus, with the reason under it.
+    await pasteIntoCell(form.getByRole('textbox', { name: 'Last name Receipt 1' }),
+      [['Berg', 'Ada', '222-33-4444', 'E2E-202', '2026-04-30', '50'].join('\t'), ['Moreau', 'Lea', '333-44-5555', 'E2E-203', '2026-04-30', '60'].join('\t')].join('\n'));
+    const turnedAway = form.getByRole('alert').filter({ hasText: 'The rows you pasted were not added' });
+    await turnedAway.waitFor();
+    await expect.poll(() => isFocused(box)).toBe(true);
+    expect(await box.inputValue()).toBe(`${header}\n${bad}`);
+    expect(await form.getByRole('textbox', { name: 'Last name Receipt 1' }).inputValue()).toBe('Okafor');
+    expect(await form.getByRole('textbox', { name: 'Last name Receipt 3' }).count()).toBe(0);
+    expect(await form.getByRole('status').filter({ hasText: 'rows added' }).count()).toBe(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'send-records-paste-box-holds-rows-in-view-light.png') });
+    await screenshots(page, 'send-records-paste-box-holds-rows');
+    expect(await axeViolations(page)).toEqual([]);
+
     await box.fill(`${header}\n${bad.replace('2026-02-30', '2026-02-27')}`);
     await form.getByRole('button', { name: 'Add these rows' }).click();
     await form.getByRole('status').filter({ hasText: '1 row added' }).waitFor();
     expect(await form.getByRole('textbox', { name: 'Last name Receipt 3' }).inputValue()).toBe('Nakamura');
     expect(await alert.count()).toBe(0);
+    expect(await turnedAway.count()).toBe(0);
     await form.getByRole('button', { name: 'Start over' }).click();
     expect(world.errors).toEqual([]);
   }, 120_000);

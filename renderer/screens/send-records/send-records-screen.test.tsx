@@ -450,6 +450,50 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
     expect(within(form).getByLabelText<HTMLTextAreaElement>('Rows copied from a spreadsheet').value).toBe('Lee\tBo\t987-65-4321\tE-2\t31/04/2026\t20');
   });
 
+  it('keeps the rows waiting in the paste box when more rows are pasted into a cell: the new paste is turned away, saying why', async () => {
+    renderScreen(<SendRecordsScreen />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    const lastName = (row: number) => within(form).queryByRole<HTMLInputElement>('textbox', { name: `Last name Receipt ${row}` });
+    const box = () => within(form).getByLabelText<HTMLTextAreaElement>('Rows copied from a spreadsheet');
+    const refusal = () => within(form).queryAllByRole('alert').find((a) => a.textContent?.includes('The rows you pasted were not added'));
+    const waiting = 'Lee\tBo\t987-65-4321\tE-2\t31/04/2026\t20';
+    const more = 'Kim\tJo\t111-22-3333\tE-3\t2026-03-16\t30\nPark\tMin\t222-33-4444\tE-4\t2026-03-17\t40';
+    lastName(1)!.focus();
+    await user.paste(`Smith\tAnna\t123-45-6789\tE-1\t2026-03-15\t10\n${waiting}`);
+    expect(box().value).toBe(waiting);
+    expect(within(form).getByRole('status').textContent).toBe('1 row added. Check it, then send.');
+
+    // More rows pasted into a cell, all of them good: the row waiting in the box is neither replaced nor dropped.
+    lastName(1)!.focus();
+    await user.paste(more);
+    expect(box().value).toBe(waiting);
+    expect(refusal()?.textContent).toContain('still holds rows that were not added');
+    expect(within(form).getAllByRole('alert').some((a) => a.textContent?.includes('Row 2, Payment date: "31/04/2026" is not a real date'))).toBe(true);
+    expect([lastName(1)?.value, lastName(2)]).toEqual(['Smith', null]);
+    // "1 row added" was the first paste's: beside the words that this one added nothing, it would read as its outcome.
+    expect(within(form).queryByRole('status')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(box()));
+
+    // Put aside with Cancel, the row is still in the closed box: a cell paste is turned away again, and the box opens.
+    await user.click(within(form).getByRole('button', { name: 'Cancel' }));
+    expect(refusal()).toBeUndefined();
+    lastName(1)!.focus();
+    await user.paste(more);
+    expect(box().value).toBe(waiting);
+    expect(refusal()).toBeDefined();
+    expect(lastName(2)).toBeNull();
+
+    // Corrected and added, the box is empty: the same paste into a cell is taken.
+    fireEvent.change(box(), { target: { value: waiting.replace('31/04/2026', '04/30/2026') } });
+    await user.click(within(form).getByRole('button', { name: 'Add these rows' }));
+    expect(refusal()).toBeUndefined();
+    lastName(1)!.focus();
+    await user.paste(more);
+    expect([1, 2, 3, 4].map((n) => lastName(n)?.value)).toEqual(['Smith', 'Lee', 'Kim', 'Park']);
+  });
+
   it('refuses pasted rows a date input cannot hold, naming row and column', async () => {
     renderScreen(<SendRecordsScreen />);
     const user = userEvent.setup();

@@ -84,6 +84,10 @@ export const sendRecordsText = {
     keptNote: 'They are still in the box "Rows copied from a spreadsheet", so nothing is lost: correct them there, then add them again.',
     /** The whole paste was refused (the form had no room for it): nothing in it needs correcting. */
     keptWhole: 'They are all still in the box "Rows copied from a spreadsheet", so nothing is lost.',
+    /** Rows pasted into a cell while the box still held rows not added: the box holds one paste at a time. */
+    cellPasteRefusedTitle: 'The rows you pasted were not added',
+    cellPasteRefused:
+      'This box still holds rows that were not added, and it holds one paste at a time: add them ("Add these rows", after correcting them if need be) or delete them from the box, then paste your new rows again.',
   },
   json: {
     intro: 'Load records from a JSON file (an array of census or receipt records, up to 5 MB), or paste the JSON text. The records go into the form, where you can check them before sending.',

@@ -3,8 +3,13 @@
  * (a paste holding tabs or line breaks is taken as rows rather than typed into the one cell). The good rows go into
  * the form; the bad ones are named in a list and left in the box to be corrected, so nothing pasted is lost.
  *
+ * The box holds one paste at a time. While it holds rows not added yet (open, or closed with Cancel), rows pasted into
+ * a cell are turned away whole, with a message, rather than take those rows' place: either way one of the two pastes
+ * would be lost, and the one turned away is still on the clipboard, to be pasted again once the box is empty.
+ *
  * The keyboard focus never falls to the page: opening the box puts it in the box, Cancel puts it back on the button
- * that opened it, and rows added go to the form, whose first added row gets it (`addRows`).
+ * that opened it, a cell paste turned away puts it in the box (where the rows that held it back are), and rows added
+ * go to the form, whose first added row gets it (`addRows`).
  */
 import { Alert, Button, Group, List, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useRef, type ClipboardEvent } from 'react';
@@ -26,6 +31,9 @@ type PasteState = {
   problems: string[];
   /** None of the last paste was added (the form had no room): the box holds all of it, with nothing to correct. */
   whole?: boolean;
+  /** Rows pasted into a cell were turned away, the box still holding rows not added: said until those are added,
+   * deleted from the box or put aside with Cancel. */
+  cellPasteRefused?: boolean;
 };
 
 const CLOSED: PasteState = { boxOpen: false, text: '', empty: false, problems: [] };
@@ -34,6 +42,24 @@ export function usePastedRows(batch: BatchForm) {
   const { kind } = batch;
   // Kept while the app runs (screen-memory.ts), like the form: rows left to correct survive a visit to another screen.
   const [state, setState] = useKeptState<PasteState>(`paste:${kind}`, CLOSED);
+  const holdsRows = state.text.trim() !== '';
+
+  // The button and the box take each other's place: the one pressed leaves the page, so the focus is put on the
+  // other once it is there. A cell paste turned away puts it in the box too, which may only now be on the page.
+  const openButton = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const focusNext = useRef<'box' | 'openButton' | undefined>(undefined);
+  useEffect(() => {
+    const target = focusNext.current === 'box' ? box.current : focusNext.current === 'openButton' ? openButton.current : null;
+    if (!target) return;
+    target.focus();
+    focusNext.current = undefined;
+  });
+
+  // "2 rows added" would read as the outcome of a paste that added nothing, beside the words that say why.
+  const dismissAdded = () => {
+    if (batch.added?.from === 'paste') batch.dismissAdded();
+  };
   const take = (text: string) => {
     const result = rowsOfPaste(kind, text);
     if (result.rows.length > 0) {
@@ -42,10 +68,7 @@ export function usePastedRows(batch: BatchForm) {
         setState({ boxOpen: true, text, empty: false, problems: [added.problem], whole: true });
         return;
       }
-    } else if (batch.added?.from === 'paste') {
-      // "2 rows added" would read as this paste's outcome, beside its list of rows not added.
-      batch.dismissAdded();
-    }
+    } else dismissAdded();
     setState({
       // What could not be taken stays in the box, open, to be corrected and added again.
       boxOpen: result.left !== '',
@@ -59,51 +82,48 @@ export function usePastedRows(batch: BatchForm) {
     const text = event.clipboardData.getData('text/plain');
     if (!/[\t\n]/.test(text.trim())) return;
     event.preventDefault();
+    if (holdsRows) {
+      // The box's rows would give way to this paste's leftovers (or go with the box if it is all good): this one is
+      // turned away instead, and the box opens on the rows that hold it back.
+      focusNext.current = 'box';
+      dismissAdded();
+      setState({ ...state, boxOpen: true, cellPasteRefused: true });
+      return;
+    }
     take(text);
   };
   return {
     state,
     take,
     onPaste,
-    add: () => (state.text.trim() === '' ? setState({ ...state, empty: true }) : take(state.text)),
-    openBox: () => setState({ ...state, boxOpen: true }),
+    openButton,
+    box,
+    add: () => (holdsRows ? take(state.text) : setState({ ...state, empty: true })),
+    openBox: () => {
+      focusNext.current = 'box';
+      setState({ ...state, boxOpen: true });
+    },
     // The rows stay in the closed box, to be found again when it opens; the problems about them go, the clerk having
-    // put them aside (Add these rows names them again).
-    closeBox: () => setState({ ...state, boxOpen: false, empty: false, problems: [], whole: false }),
-    setText: (text: string) => setState({ ...state, text }),
+    // put them aside (Add these rows names them again), and so does the word about a cell paste turned away.
+    closeBox: () => {
+      focusNext.current = 'openButton';
+      setState({ ...state, boxOpen: false, empty: false, problems: [], whole: false, cellPasteRefused: false });
+    },
+    // Once the clerk has emptied the box, a cell paste is taken again: the word that it is not goes.
+    setText: (text: string) => setState({ ...state, text, cellPasteRefused: state.cellPasteRefused && text.trim() !== '' }),
   };
 }
 
 export type PastedRows = ReturnType<typeof usePastedRows>;
 
 export function SpreadsheetPasteBox({ batch, paste }: { batch: BatchForm; paste: PastedRows }) {
-  const { boxOpen, text, empty, problems, whole } = paste.state;
+  const { boxOpen, text, empty, problems, whole, cellPasteRefused } = paste.state;
   const columns = FIELDS[batch.kind].map((f) => f.label).join(', ');
   const added = batch.added?.from === 'paste' ? batch.added.count : undefined;
 
-  // The button and the box take each other's place: the one pressed leaves the page, so the focus is put on the
-  // other once it is there.
-  const openButton = useRef<HTMLButtonElement>(null);
-  const box = useRef<HTMLTextAreaElement>(null);
-  const focusNext = useRef<'box' | 'openButton' | undefined>(undefined);
-  useEffect(() => {
-    const target = focusNext.current === 'box' ? box.current : focusNext.current === 'openButton' ? openButton.current : null;
-    if (!target) return;
-    target.focus();
-    focusNext.current = undefined;
-  });
-  const open = () => {
-    focusNext.current = 'box';
-    paste.openBox();
-  };
-  const cancel = () => {
-    focusNext.current = 'openButton';
-    paste.closeBox();
-  };
-
   return (
     <Stack gap="xs">
-      {!boxOpen && <Group><Button ref={openButton} variant="default" onClick={open}>{t.open}</Button></Group>}
+      {!boxOpen && <Group><Button ref={paste.openButton} variant="default" onClick={paste.openBox}>{t.open}</Button></Group>}
       {boxOpen && (
         <Stack gap="xs">
           <Textarea
@@ -116,11 +136,13 @@ export function SpreadsheetPasteBox({ batch, paste }: { batch: BatchForm; paste:
             // A paste into the box is the box's text, not rows for the form around it.
             onPaste={(e) => e.stopPropagation()}
             styles={{ input: { fontFamily: 'monospace' } }}
-            ref={box}
+            ref={paste.box}
           />
+          {/* Under the box, which has the focus: in view with it. */}
+          {cellPasteRefused && <Alert color="red" title={t.cellPasteRefusedTitle} role="alert"><Text size="sm">{t.cellPasteRefused}</Text></Alert>}
           <Group>
             <Button onClick={paste.add}>{t.add}</Button>
-            <Button variant="default" onClick={cancel}>{t.cancel}</Button>
+            <Button variant="default" onClick={paste.closeBox}>{t.cancel}</Button>
           </Group>
         </Stack>
       )}
