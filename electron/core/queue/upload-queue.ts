@@ -94,8 +94,10 @@ export type UploadQueue = {
   off: TypedEmitter<QueueEvents>['off'];
 };
 
-/** A job's service as logs and notices name it: `sandbox (https://…, client acme)`. */
-/** A service as the clerk knows it: the environment's title (as Settings shows it), its address and client. */
+/**
+ * A job's service as logs and notices name it, as the clerk knows it: the environment's title (as Settings shows it),
+ * its address and client: `Sandbox (https://…, client acme)`.
+ */
 const serviceName = (of: { profile?: string; baseUrl?: string; clientId?: string }): string => {
   const title = of.profile !== undefined && Object.hasOwn(PROFILE_TITLES, of.profile)
     ? PROFILE_TITLES[of.profile as keyof typeof PROFILE_TITLES] : of.profile ?? 'an unknown environment';
