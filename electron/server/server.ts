@@ -72,7 +72,25 @@ function configureClients(ctx: ServerContext): void {
   }
 }
 
+/**
+ * One server per data folder: a second one on the same SQLite file would process imports and send webhooks twice (and
+ * a second `watch --env local` would repoint the first one's Local settings at itself before failing). The folder's
+ * lock is held from before the database is opened until the server has closed, or its start failed.
+ */
 export async function startServer(input: StartOptions): Promise<RunningServer> {
+  makePrivateDir(input.dataDir);
+  const lock = await acquireProcessLock(join(input.dataDir, SERVER_LOCK_FILE), 'local server', '--data-dir, or PAYROLL_DATA_DIR for the embedded one');
+  let server: RunningServer;
+  try {
+    server = await startWithFolder(input);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  return { ...server, close: () => server.close().finally(() => lock.release()) };
+}
+
+async function startWithFolder(input: StartOptions): Promise<RunningServer> {
   const options: ServerOptions = {
     ...SERVER_DEFAULTS,
     retryDelaysMs: [...SERVER_DEFAULTS.retryDelaysMs],
@@ -80,17 +98,7 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     ...input,
   };
   const logger = maskedLogger(options.logger ?? createLogger('server'));
-  // One server per data folder: a second one on the same SQLite file would process imports and send webhooks twice
-  // (and a second `watch --env local` would repoint the first one's Local settings at itself before failing).
-  makePrivateDir(options.dataDir);
-  const lock = await acquireProcessLock(join(options.dataDir, SERVER_LOCK_FILE), 'local server', '--data-dir, or PAYROLL_DATA_DIR for the embedded one');
-  let db: ReturnType<typeof openDatabase>;
-  try {
-    db = openDatabase(options.dataDir);
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
+  const db = openDatabase(options.dataDir);
   const uploadsDir = join(options.dataDir, 'uploads');
   makePrivateDir(uploadsDir);
   let baseUrl = '';
@@ -166,7 +174,6 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     db.close();
-    await lock.release();
     throw error;
   }
   const address = app.server.address();
@@ -187,7 +194,6 @@ export async function startServer(input: StartOptions): Promise<RunningServer> {
         await ctx.processor.stop();
         await deliveries.stop();
         db.close();
-        await lock.release();
       })();
       return closing;
     },
