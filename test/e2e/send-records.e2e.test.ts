@@ -11,11 +11,11 @@
  * finds no violation of any impact on the screen.
  */
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, getToken } from '../helpers/local-server';
 import { checkZoom } from './screens-a-kit';
+import { allAxeViolations } from './axe-kit';
 import { SCREENSHOTS, openScreen, screenshots, startScreensWorld, type ScreensWorld } from './screens-b-kit';
 
 type LocalServerState = { running: boolean; url?: string };
@@ -26,23 +26,6 @@ async function describedBy(page: Page, input: ReturnType<Page['getByLabel']>): P
   const ids = (await input.getAttribute('aria-describedby')) ?? '';
   const texts = await Promise.all(ids.split(' ').filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
   return texts.join(' ');
-}
-
-/**
- * Every axe-core violation of the screen as it is now, of any impact (a moderate heading-order is a screen reader's
- * wrong outline all the same), in light and in dark. The app's frame is scanned by the flows of the screens that own it.
- */
-async function axeViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const result = await new AxeBuilder({ page }).exclude('#app-navigation').exclude('header').analyze();
-    for (const v of result.violations) {
-      found.push(`${colorScheme}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
 }
 
 const isFocused = (element: Locator) => element.evaluate((el) => el === document.activeElement);
@@ -94,7 +77,7 @@ describe('Send records in Chromium', () => {
     await person.getByRole('textbox', { name: 'Gross annual salary' }).fill('48250.00');
     await screenshots(page, 'send-records-new-hire-filled');
     await checkZoom(page, 'send-records-new-hire-filled');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Send 1 person' }).click();
     const sent = page.getByRole('status').filter({ hasText: 'The service received 1 record.' });
@@ -115,7 +98,7 @@ describe('Send records in Chromium', () => {
       await page.getByRole('tab', { name: tab }).click();
       await page.getByRole('tabpanel', { name: tab }).waitFor();
       await screenshots(page, shot);
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await allAxeViolations(page)).toEqual([]);
     }
     await page.getByRole('tab', { name: 'New hires' }).click();
     expect(world.errors).toEqual([]);
@@ -137,7 +120,7 @@ describe('Send records in Chromium', () => {
     expect(await describedBy(page, hireDate)).toContain('Hire date is required');
     expect(await describedBy(page, first.getByRole('textbox', { name: 'Pay periods per year' }))).toContain('Pay periods per year must be 1 to 366');
     await screenshots(page, 'send-records-local-problems');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     // Fixed locally; a second person with the same registration is for the service to refuse (422).
     await hireDate.fill('2026-04-01');
@@ -157,7 +140,7 @@ describe('Send records in Chromium', () => {
     expect(await describedBy(page, repeated)).toContain('Employee registration E2E-200 is also given for Person 1; each must be different in one batch');
     expect(await first.getByRole('textbox', { name: 'Employee registration' }).getAttribute('aria-invalid')).not.toBe('true');
     await screenshots(page, 'send-records-service-refusal');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await second.getByRole('textbox', { name: 'Employee registration' }).fill('E2E-201');
     await page.getByRole('button', { name: 'Send 2 people' }).click();
@@ -170,7 +153,7 @@ describe('Send records in Chromium', () => {
     await page.getByRole('alert').filter({ hasText: 'Person 1: First name is required' }).waitFor();
     expect(await sent.count()).toBe(0);
     await screenshots(page, 'send-records-after-success-problems');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Start over' }).click();
   }, 120_000);
 
@@ -198,7 +181,7 @@ describe('Send records in Chromium', () => {
     expect(await form.getByRole('textbox', { name: 'SSN Receipt 1' }).getAttribute('aria-invalid')).not.toBe('true');
     await screenshots(page, 'send-records-receipts-pasted');
     await checkZoom(page, 'send-records-receipts-pasted');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await ssn.fill('987-65-4321');
     await form.getByRole('button', { name: 'Send 2 receipts' }).click();
@@ -233,7 +216,7 @@ describe('Send records in Chromium', () => {
     expect(await form.getByRole('textbox', { name: 'Last name Receipt 1' }).inputValue()).toBe('Okafor');
     expect(await form.getByRole('textbox', { name: 'Last name Receipt 2' }).inputValue()).toBe('Silva');
     await screenshots(page, 'send-records-paste-bad-row');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     // More rows pasted straight into a cell while that row waits in the box: turned away whole, the box kept as it
     // was and given the focus, with the reason under it.
@@ -248,7 +231,7 @@ describe('Send records in Chromium', () => {
     expect(await form.getByRole('status').filter({ hasText: 'rows added' }).count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'send-records-paste-box-holds-rows-in-view-light.png') });
     await screenshots(page, 'send-records-paste-box-holds-rows');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await box.fill(`${header}\n${bad.replace('2026-02-30', '2026-02-27')}`);
     await form.getByRole('button', { name: 'Add these rows' }).click();
@@ -297,7 +280,7 @@ describe('Send records in Chromium', () => {
     expect(await hireDate.inputValue()).toBe('');
     expect(await describedBy(page, hireDate)).toContain('Hire date was emptied: what was typed was not a real date');
     await screenshots(page, 'send-records-kept-after-leaving');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await hireDate.fill('2026-03-02');
     await page.getByRole('button', { name: 'Send 1 person' }).click();
@@ -383,7 +366,7 @@ describe('Send records in Chromium', () => {
     await page.getByRole('status').filter({ hasText: '2 records from the JSON were added to the new hires form, after the 1 already in it.' }).waitFor();
     await page.getByRole('button', { name: 'Send 3 people' }).waitFor();
     await screenshots(page, 'send-records-json-added-after-typed');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Start over' }).click();
     await page.getByRole('tab', { name: 'JSON file' }).click();
@@ -412,7 +395,7 @@ describe('Send records in Chromium', () => {
       + 'Choose "Receipts" under "The records are", then put them in the form again.');
     expect(said).not.toContain('unknown field');
     await screenshots(page, 'send-records-json-wrong-kind');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     // The advice followed: the message goes with the choice it was about, and the receipts go into the grid.
     await json.getByRole('radio', { name: 'Receipts' }).check();
@@ -456,7 +439,7 @@ describe('Send records in Chromium', () => {
     expect(await page.getByRole('tab', { name: 'JSON file' }).getAttribute('aria-selected')).toBe('true');
     expect(JSON.parse(await text.inputValue())).toHaveLength(201);
     await screenshots(page, 'send-records-json-no-room');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
     await page.getByRole('tab', { name: 'Receipts' }).click();
     expect(await rowsInForm.count()).toBe(300);
 
@@ -535,7 +518,7 @@ describe('Send records in Chromium', () => {
     await page.keyboard.press('Tab');
     expect(await isFocused(form.getByRole('textbox', { name: 'First name Receipt 2' }))).toBe(true);
     await screenshots(page, 'send-records-paste-focus-first-added');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     await form.getByRole('button', { name: 'Start over' }).click();
     expect(world.errors).toEqual([]);
@@ -559,7 +542,7 @@ describe('Send records in Chromium', () => {
     const loaded = page.getByRole('status').filter({ hasText: '1 record was put in the new hires form from the JSON. Check it, then send.' });
     await loaded.waitFor();
     await screenshots(page, 'send-records-json-loaded-to-check');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     // Sent and stopped by the check: now nothing was sent, and the note about the loaded record has had its say.
     await page.getByRole('button', { name: 'Send 1 person' }).click();
@@ -675,7 +658,7 @@ describe('Send records in Chromium', () => {
     await form.getByRole('alert').filter({ hasText: 'The service refused the batch' }).waitFor({ timeout: 30_000 });
     expect(await warning.textContent()).toContain('An earlier batch could not be sent');
     await screenshots(page, 'send-records-failed-kept-above-refusal');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await allAxeViolations(page)).toEqual([]);
 
     // Received: the form empties, and the warning about sending its records again goes with them.
     await form.getByRole('textbox', { name: 'Employee registration Receipt 2' }).fill('E2E-901');
