@@ -130,6 +130,32 @@ describe('request line and framing', () => {
     expect(row).toMatchObject({ method: 'POST', path: '/law/api/v1/census', status: 400 });
   });
 
+  it('an HTTP/1.0 request with Transfer-Encoding is one 400 (faulty framing, RFC 9112 section 6.1), the connection closes, and nothing is imported', async () => {
+    const before = await api(server.url, token, 'GET', '/local/v1/imports');
+    const { status, body, row, response } = await answered(
+      `POST /law/api/v1/census HTTP/1.0\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n`
+      + `Transfer-Encoding: chunked\r\n\r\n${chunked(census.replace('TE-1', 'TE-10'))}`);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      'an HTTP/1.0 request cannot use Transfer-Encoding (HTTP/1.0 has no transfer codings, so where its body ends is unknown); send it as HTTP/1.1, or with Content-Length alone',
+    ]);
+    expect(response).toMatch(/\r\nConnection: close\r\n/i);
+    expect(row).toMatchObject({ method: 'POST', path: '/law/api/v1/census', status: 400 });
+    expect((await api(server.url, token, 'GET', '/local/v1/imports')).body).toEqual(before.body);
+  });
+
+  it.each([
+    ['Content-Length beside Transfer-Encoding', 'Transfer-Encoding: chunked\r\nContent-Length: 5', /^the Content-Length is not valid: it must be a whole number of bytes, and never sent beside Transfer-Encoding/],
+    ['a Content-Length that is no number', 'Content-Length: abc', /^the Content-Length is not valid: it must be a whole number of bytes/],
+    ['two Content-Lengths', 'Content-Length: 5\r\nContent-Length: 6', /^Content-Length is given more than once; give it once$/],
+  ])('%s is one 400 that says what is wrong with the framing', async (_what, lines, message) => {
+    const { status, body } = await answered(
+      `POST /law/api/v1/census HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${lines}\r\n\r\n0\r\n\r\n`);
+    expect(status).toBe(400);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]).toMatch(message);
+  });
+
   it('Transfer-Encoding: chunked alone is read as ever', async () => {
     const response = await raw(server.url,
       `POST /law/api/v1/census HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`

@@ -55,6 +55,10 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   // chunked not last (`chunked, gzip`), given twice, or with parameters: where the body ends is unknown (RFC 9112 section 6.3).
   HPE_INVALID_TRANSFER_ENCODING: [400, 'the Transfer-Encoding is not valid: it must end in chunked, given once, so that where the body '
     + 'ends is known; send the body with Content-Length, or with Transfer-Encoding: chunked'],
+  // Either framing header could say where the body ends, and the two may disagree (RFC 9112 section 6.3).
+  HPE_INVALID_CONTENT_LENGTH: [400, 'the Content-Length is not valid: it must be a whole number of bytes, and never sent beside '
+    + 'Transfer-Encoding; send one of the two'],
+  HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'Content-Length is given more than once; give it once'],
 };
 
 /** The versions this server speaks; any other is a 505 (RFC 9110 section 15.6.6 asks the answer to say which are). */
@@ -202,10 +206,17 @@ function transferCodings(raw: IncomingMessage): string[] | undefined {
  * A Transfer-Encoding this server cannot read the body of. chunked is the only coding implemented: another one
  * before it is a 501 (RFC 9112 section 6.1); a list that does not end in chunked leaves the body's length unknown,
  * a 400 with the connection closed (section 6.3). The parser refuses the latter too, but only after this answer.
+ * In an HTTP/1.0 request any Transfer-Encoding is faulty framing: a 400, the connection closed (section 6.1).
  */
 function unreadableTransfer(raw: IncomingMessage): HttpError | undefined {
   const codings = transferCodings(raw);
   if (codings === undefined) return undefined;
+  // HTTP/1.0 has no transfer codings: its framing is faulty, whatever the header says (RFC 9112 section 6.1).
+  if (!isHttp11(raw)) {
+    return new HttpError(400, [
+      'an HTTP/1.0 request cannot use Transfer-Encoding (HTTP/1.0 has no transfer codings, so where its body ends is unknown); send it as HTTP/1.1, or with Content-Length alone',
+    ], {}, { Connection: 'close' });
+  }
   if (codings.at(-1)?.toLowerCase() !== 'chunked') {
     return new HttpError(400, [
       `Transfer-Encoding ${codings.join(', ')} does not end in chunked, so where the body ends is unknown; send the body with Content-Length, or with Transfer-Encoding: chunked`,

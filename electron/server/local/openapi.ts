@@ -325,7 +325,7 @@ function answersToAnyRequest(path: string): Record<string, string> {
   const faulted = !isLocalPath(path);
   return {
     400: 'the request is not valid HTTP (the HTTP parser refused it before any route; the connection is closed), an HTTP/1.1 request has no Host header, '
-      + 'the request has more than one Host header, its Transfer-Encoding does not end in chunked (the connection is closed), '
+      + 'the request has more than one Host header, its Transfer-Encoding does not end in chunked or comes in an HTTP/1.0 request (the connection is closed), '
       + 'or its URL holds a bad percent-encoding',
     408: 'the request was not received in time',
     414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
