@@ -124,7 +124,6 @@ async function startWithFolder(input: StartOptions): Promise<RunningServer> {
       onFinished: (row) => deliveries.importFinished(row.client_id, toImportResult(row)),
     }),
   };
-  configureClients(ctx);
 
   const app = Fastify({
     logger: false,
@@ -180,6 +179,10 @@ async function startWithFolder(input: StartOptions): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = ['0.0.0.0', '::', ''].includes(options.host) ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
   baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
+  // Only once the address is held: a start that fails (a busy port) must not have printed a secret "shown only this
+  // once" that the next start then keeps silently, nor removed clients left out of its --client list. No request is
+  // read before this runs (connections are accepted on a later turn of the event loop).
+  configureClients(ctx);
   ctx.processor.resume();
   deliveries.start();
 

@@ -50,17 +50,25 @@ describe('payroll-uploader server', () => {
     expect(res.stdout).not.toContain('listening on');
   });
 
-  it('ends with exit code 1 and says so when the port is busy', async () => {
+  it('ends with exit code 1 and says so when the port is busy, without a secret the next start would not show again', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
+    const data = join(dir, 'busy-port');
+    const webhook = ['--webhook-url', 'http://127.0.0.1:9/hook'];
     try {
-      const res = await runCli(['server', '--data-dir', dir, '--port', String(port)]);
+      const res = await runCli(['server', '--data-dir', data, '--port', String(port), ...webhook]);
       expect(res.code).toBe(1);
       expect(res.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(res.stderr).not.toContain('shown only this once');
     } finally {
       blocker.close();
     }
+    // The same data folder on a free port: the client's and the webhook's secrets are made, and shown, now.
+    const next = await spawnServerCli(['--port', '0', '--data-dir', data, ...webhook]);
+    await next.stop();
+    expect(next.stderr()).toContain('created client "local-client" with all scopes; its secret (shown only this once)');
+    expect(next.stderr()).toContain('webhook signing secret (shown only this once)');
   });
 
   it('prints one listening line, creates a default client once, and shuts down cleanly on SIGTERM and SIGINT', async () => {
