@@ -87,11 +87,26 @@ export function applyLiveEvents(client: QueryClient, events: LiveEvent[]): void 
 const MAX_NOTICES = 5;
 
 /**
+ * A notice about one file is over once a job for that same file is found: the refused file put back in the queue (in
+ * this window or another one, the desktop window or a browser tab: the put-back queues it as a new job, under a new
+ * id, where it was found), or a fixed copy saved into the folder. It goes again then, with notices of its own. Only a
+ * job that is found (not one moving on): a new version queued before the refusal was said (the notice says so itself)
+ * leaves it. Called for each event as it comes, in order with the notices, so it never takes away a later notice.
+ */
+function dropNoticesFoundAgain(client: QueryClient, job: JobView): void {
+  if (job.state !== 'found' || job.finished) return;
+  const over = (notice: NoticeItem) => notice.jobId !== undefined && notice.jobId !== job.id && notice.path === job.path;
+  const current = client.getQueryData<NoticeItem[]>(noticesKey);
+  // Most job events are about other files: the notices (and the screens showing them) stay as they are.
+  if (current?.some(over)) client.setQueryData<NoticeItem[]>(noticesKey, current.filter((notice) => !over(notice)));
+}
+
+/**
  * Keeps the cache current from the core's events, for the whole app: the queue and progress update in place, finished
  * files and batches refresh the History windows (at most every two seconds), folder and local-server states replace
  * their cached answers, and a folder state (also said when the service changes) refetches the queue, once the job
  * events before it are applied (applyLiveEvents); once the folder is watched again, the notices that said the watch
- * stopped go.
+ * stopped go, and once a file is found again, the notices about it (dropNoticesFoundAgain).
  */
 export function useLiveUpdates(schedule?: Schedule): void {
   const bridge = useBridge();
@@ -107,7 +122,7 @@ export function useLiveUpdates(schedule?: Schedule): void {
     };
     let noticeKey = 0;
     const offs = [
-      bridge.on('job', (job) => batcher.push({ kind: 'job', job })),
+      bridge.on('job', (job) => { dropNoticesFoundAgain(client, job); batcher.push({ kind: 'job', job }); }),
       bridge.on('result', (job) => { batcher.push({ kind: 'job', job }); refreshHistory(); }),
       bridge.on('progress', (progress) => batcher.push({ kind: 'progress', progress })),
       bridge.on('batch', () => { void client.invalidateQueries({ queryKey: ['batches.list'] }); refreshHistory(); }),

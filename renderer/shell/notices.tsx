@@ -12,7 +12,9 @@ const COLORS = { info: 'blue', warning: 'yellow', error: 'red' } as const;
 
 /**
  * Takes away the messages about one file, once what they said is over: "census.csv was refused" no longer holds
- * when the clerk has put that file back in the queue (it goes again as a new file, with messages of its own).
+ * when the clerk has put that file back in the queue (it goes again as a new file, with messages of its own). The
+ * window that put it back takes them away at once; every window does when the core says the file was found again
+ * (useLiveUpdates).
  */
 export function dropNoticesAbout(client: QueryClient, jobId: number): void {
   client.setQueryData<NoticeItem[]>(noticesKey, (current) => current?.filter((notice) => notice.jobId !== jobId));

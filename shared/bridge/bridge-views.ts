@@ -262,6 +262,11 @@ export const noticeSchema = z.object({
   level: z.enum(['info', 'warning', 'error']),
   message: z.string(),
   jobId: z.number().int().optional(),
+  /**
+   * With `jobId`: where that file was found (the job's `path`). The notice is over once a job for the same path is
+   * found again (the file put back in the queue, from any window, or a fixed copy saved into the folder).
+   */
+  path: z.string().optional(),
   /** `watching`: the notice is about the watch being stopped (no usable service), and is over once it watches again. */
   until: z.enum(['watching']).optional(),
 });

@@ -70,13 +70,21 @@ describe('event relay', () => {
     emitter.emit('ignored', { path: '/w/payroll.xlsx', name: 'payroll.xlsx' });
     expect(sent).toEqual([
       { event: 'result', payload: expect.objectContaining({ id: 3, outcome: 'rejected', finished: true, finishedAt: 5 }) as unknown },
-      { event: 'notice', payload: { level: 'warning', message: 'f3.csv was refused: missing column cpf', jobId: 3 } },
+      // Where the file was found: a job found there again (put back, from any window) ends the notice.
+      { event: 'notice', payload: { level: 'warning', message: 'f3.csv was refused: missing column cpf', jobId: 3, path: '/w/f3.csv' } },
       { event: 'notice', payload: { level: 'error', message: 'the folder cannot be listed' } },
       { event: 'notice', payload: { level: 'warning', message: 'the keychain is locked' } },
       // Over once the folder is watched again: the screens drop it then.
       { event: 'notice', payload: { level: 'error', message: 'Uploads stopped: no base URL', until: 'watching' } },
       { event: 'notice', payload: { level: 'info', message: expect.stringMatching(/^payroll\.xlsx is not a CSV export, so it is not uploaded; it stays in the watched folder/) as unknown } },
     ]);
+  });
+
+  it('names a claimed file\'s refusal by where the clerk put it, as the job events name the file put back', () => {
+    emitter.emit('result', job(4, 'rejected', {
+      path: '/w/.processing/me/f4.csv', claimedFrom: '/w/f4.csv', lastError: 'empty file', archivedAt: 5, archivedPath: '/w/rejected/f4.csv',
+    }));
+    expect(sent[1]).toEqual({ event: 'notice', payload: { level: 'warning', message: 'f4.csv was refused: empty file', jobId: 4, path: '/w/f4.csv' } });
   });
 
   it('stops relaying when unsubscribed', () => {

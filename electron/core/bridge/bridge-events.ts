@@ -69,9 +69,12 @@ export function relayEvents(session: Pick<Session, 'on'>, send: (message: Bridge
   const onResult = (job: Job): void => {
     flush(job.id);
     jobs.delete(job.id);
-    send({ event: 'result', payload: toJobView(job) });
+    const view = toJobView(job);
+    send({ event: 'result', payload: view });
     if (job.state === 'rejected') {
-      send({ event: 'notice', payload: { level: 'warning', message: `${job.name} was refused: ${job.lastError ?? 'see its error report'}`, jobId: job.id } });
+      // The path lets every window see when the file goes again: a put-back queues it as a new job (a new id) there.
+      const message = `${job.name} was refused: ${job.lastError ?? 'see its error report'}`;
+      send({ event: 'notice', payload: { level: 'warning', message, jobId: job.id, path: view.path } });
     }
   };
 
