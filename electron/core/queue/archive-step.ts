@@ -13,7 +13,7 @@ import { archiveDir, completeMove, freeTarget, writeErrorFile, writeWarningsFile
 import { localDay } from './file-facts';
 import { describeError, isGone } from '../../lib/fs-errors';
 import { retryDelayMs } from './backoff';
-import type { Job, OutcomeState } from './job-types';
+import type { Job, JobService, OutcomeState } from './job-types';
 import type { QueueCore } from './queue-core';
 import { printableName } from '../../lib/printable-name';
 
@@ -69,6 +69,15 @@ async function versionAtPath(job: Job): Promise<'same' | 'changed' | 'gone'> {
   return (await md5File(job.path)) === job.md5 ? 'same' : 'changed';
 }
 
+/**
+ * The service (and client) a job was queued for, whole: a new version of its file goes to the same place. Without the
+ * client it would be taken up by whichever client is set next, possibly another employer's.
+ */
+function serviceOf(job: Job): JobService | undefined {
+  if (job.profile === undefined || job.baseUrl === undefined) return undefined;
+  return { profile: job.profile, baseUrl: job.baseUrl, ...(job.clientId !== undefined ? { clientId: job.clientId } : {}) };
+}
+
 /** The file changed after its version was read: that job ends unfiled, and the file is queued again as a new job. */
 async function requeueNewVersion(core: QueueCore, job: Job): Promise<void> {
   const info = await lstat(job.path).catch(() => undefined);
@@ -81,7 +90,7 @@ async function requeueNewVersion(core: QueueCore, job: Job): Promise<void> {
     const done = core.write(job.id, { archivedAt: at, archiveTarget: null, nextAttemptAt: null, lastError: job.state === 'rejected' ? `${job.lastError ?? ''}; ${note}` : note });
     const fresh = core.journal.insertJob(
       { path: job.path, name: job.name, ...facts, ...(job.claimedFrom ? { claimedFrom: job.claimedFrom } : {}) },
-      at, localDay(at), job.profile !== undefined && job.baseUrl !== undefined ? { profile: job.profile, baseUrl: job.baseUrl } : undefined,
+      at, localDay(at), serviceOf(job),
     );
     core.emit('job', fresh);
     return done;

@@ -70,7 +70,9 @@ describe('proof of arrival', () => {
       env = await startQueueEnv();
       const token = await getToken(env.server.url);
       await setFaults(env.server.url, token, [{ pathPrefix: '/uploads/', latencyMs: 1_500 }]);
-      const queue = env.queue();
+      // Queued for one service and client, as every session queues: the new version goes for that same client.
+      const service = { profile: 'local', baseUrl: env.server.url, clientId: TEST_CLIENT.id };
+      const queue = env.queue({ service });
       const first = censusCsv(`v1-${change}`, 50);
       const file = await env.write('census-changing.csv', first);
       const job = queue.add(file)!;
@@ -97,6 +99,7 @@ describe('proof of arrival', () => {
         return j;
       }, 30_000);
       expect(fresh.state).toBe('uploaded');
+      expect(fresh).toMatchObject(service);
       expect(await readFile(fresh.archivedPath!, 'utf8')).toBe(second);
       expect(uploadedRows(env, second)).toHaveLength(1);
       // Whatever sits in uploaded/ is a version the service holds.
