@@ -48,8 +48,9 @@ async function md5File(path: string): Promise<string> {
 }
 
 /**
- * Whether the file at the job's path is still the version the outcome is about: same size, and the same identity
- * and modification time, or (when only those differ: a tool that rewrote the same bytes) the same checksum.
+ * Whether the file at the job's path is still the version the outcome is about: same size, and the same identity,
+ * modification time and status-change time, or (when only those differ: a tool that rewrote the same bytes, or set
+ * the modification time back after a change) the same checksum.
  */
 async function versionAtPath(job: Job): Promise<'same' | 'changed' | 'gone'> {
   let info;
@@ -64,7 +65,8 @@ async function versionAtPath(job: Job): Promise<'same' | 'changed' | 'gone'> {
   if (!info.isFile()) return job.identity === undefined || job.identity === identityOf(info) ? 'same' : 'changed';
   if (info.size !== job.size) return 'changed';
   const sameIdentity = job.identity === undefined || job.identity === identityOf(info);
-  if (sameIdentity && info.mtimeMs === job.mtimeMs) return 'same';
+  const sameCtime = job.ctimeMs === undefined || job.ctimeMs === info.ctimeMs;
+  if (sameIdentity && info.mtimeMs === job.mtimeMs && sameCtime) return 'same';
   if (!job.md5) return 'changed';
   return (await md5File(job.path)) === job.md5 ? 'same' : 'changed';
 }

@@ -79,7 +79,7 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
   }
 
   decide(core, job, result.csv, byName, {
-    md5: result.md5, size: result.before.size, mtimeMs: result.before.mtimeMs, identity: result.before.identity,
+    md5: result.md5, size: result.before.size, mtimeMs: result.before.mtimeMs, ctimeMs: result.before.ctimeMs, identity: result.before.identity,
   });
 }
 

@@ -34,7 +34,7 @@ export type JobWindowQuery = JobFilter & {
 
 /** A job as the lists show it: everything but its warnings and the upload's working fields. */
 export type JobListItem = Omit<
-  Job, 'warnings' | 'grantUrl' | 'grantExpiresAt' | 'grantIssuedAt' | 'putStartedAt' | 'archiveTarget' | 'mismatches' | 'mtimeMs'
+  Job, 'warnings' | 'grantUrl' | 'grantExpiresAt' | 'grantIssuedAt' | 'putStartedAt' | 'archiveTarget' | 'mismatches' | 'mtimeMs' | 'ctimeMs'
 >;
 
 export type JobQuery = {

@@ -68,6 +68,11 @@ export type Job = {
   /** `dev:ino` of the version that was read: the archive step files away only that very file. */
   identity?: string;
   /**
+   * The status-change time (ctime) of the version that was read. Any write changes it, and no user tool can set it
+   * back, so a file rewritten in place with its size and modification time restored is still seen as a new version.
+   */
+  ctimeMs?: number;
+  /**
    * Where the file was in the watched folder before this uploader claimed it (moved it into
    * `.processing/<owner>/` of that folder); `path` is then the claimed copy. Archive folders are beside `claimedFrom`.
    */

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   reference_date TEXT, found_day TEXT NOT NULL, grant_url TEXT, grant_expires_at INTEGER, grant_issued_at INTEGER,
   put_started_at INTEGER, mismatches INTEGER NOT NULL DEFAULT 0, import_id TEXT, uploaded_at INTEGER,
   archive_target TEXT, archived_path TEXT, archived_at INTEGER, profile TEXT, base_url TEXT, identity TEXT,
-  claimed_from TEXT, held_for TEXT, warnings_path TEXT);
+  claimed_from TEXT, held_for TEXT, warnings_path TEXT, client_id TEXT, ctime_ms REAL);
 CREATE INDEX IF NOT EXISTS jobs_path ON jobs(path) WHERE archived_at IS NULL;
 CREATE INDEX IF NOT EXISTS jobs_live ON jobs(archived_at, state);
 CREATE TABLE IF NOT EXISTS batches (
@@ -40,11 +40,11 @@ const JOB_COLUMNS = {
   grantIssuedAt: 'grant_issued_at', putStartedAt: 'put_started_at', mismatches: 'mismatches', importId: 'import_id',
   uploadedAt: 'uploaded_at', archiveTarget: 'archive_target', archivedPath: 'archived_path', archivedAt: 'archived_at',
   profile: 'profile', baseUrl: 'base_url', clientId: 'client_id', identity: 'identity', claimedFrom: 'claimed_from', heldFor: 'held_for',
-  warningsPath: 'warnings_path',
+  warningsPath: 'warnings_path', ctimeMs: 'ctime_ms',
 } as const satisfies Record<keyof Job, string>;
 
 /** Columns added after the first version: a journal written by an older version gets them on open. */
-const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT', 'client_id TEXT'];
+const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT', 'client_id TEXT', 'ctime_ms REAL'];
 
 type Row = Record<string, string | number | bigint | null | undefined>;
 

@@ -2,8 +2,10 @@
  * "Uploaded" only when the service holds that exact file: a stalled upload through a proxy, and a file replaced or
  * appended to during a slow PUT. Real server, real proxy, real files.
  */
-import { appendFile, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { appendFile, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../api';
 import { createLogger } from '../../lib/logger';
@@ -13,6 +15,7 @@ import { startTestProxy, type TestProxy } from '../../../test/helpers/proxy';
 import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
 import type { Job } from './job-types';
 
+const run = promisify(execFile);
 let env: QueueEnv | undefined;
 let proxy: TestProxy | undefined;
 afterEach(async () => {
@@ -65,7 +68,7 @@ describe('proof of arrival', () => {
     }
   }, 120_000);
 
-  for (const change of ['renamed over', 'appended to'] as const) {
+  for (const change of ['renamed over', 'appended to', 'rewritten in place, its modification time set back,'] as const) {
     it(`a file ${change} during a slow PUT is not filed as uploaded: the new version is queued and uploaded`, async () => {
       env = await startQueueEnv();
       const token = await getToken(env.server.url);
@@ -73,7 +76,7 @@ describe('proof of arrival', () => {
       // Queued for one service and client, as every session queues: the new version goes for that same client.
       const service = { profile: 'local', baseUrl: env.server.url, clientId: TEST_CLIENT.id };
       const queue = env.queue({ service });
-      const first = censusCsv(`v1-${change}`, 50);
+      const first = censusCsv(`v1-${change.split(' ')[0]}`, 50);
       const file = await env.write('census-changing.csv', first);
       const job = queue.add(file)!;
       const seen: Job[] = [];
@@ -83,13 +86,24 @@ describe('proof of arrival', () => {
       await new Promise((r) => setTimeout(r, 300));
       let second: string;
       if (change === 'renamed over') {
-        second = censusCsv(`v2-${change}`, 60);
+        second = censusCsv(`v2-${change.split(' ')[0]}`, 60);
         await writeFile(join(env.folder, 'census-changing.csv.tmp'), second);
         await rename(join(env.folder, 'census-changing.csv.tmp'), file.path);
-      } else {
+      } else if (change === 'appended to') {
         const extra = 'Doe,John,appended-1,2020-01-31,ACTIVE\n';
         await appendFile(file.path, extra);
         second = first + extra;
+      } else {
+        // Same size, same file, the modification time put back to the nanosecond (`touch -r`, as a sync tool
+        // would): only the status-change time tells.
+        const before = await stat(file.path);
+        const times = join(env.folder, 'times.ref');
+        await run('touch', ['-r', file.path, times]);
+        second = first.replace('v1-', 'v2-');
+        expect(second).toHaveLength(first.length);
+        await writeFile(file.path, second);
+        await run('touch', ['-r', times, file.path]);
+        expect((await stat(file.path)).mtimeMs).toBe(before.mtimeMs);
       }
       const old = await env.finished(queue, job.id);
       expect(old.archivedPath).toBeUndefined();

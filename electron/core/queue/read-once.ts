@@ -15,8 +15,8 @@ export type CsvConsumer<T> = (input: Readable) => Promise<T>;
 export type ReadOnceResult<T> = {
   md5: string;
   bytes: number;
-  /** size, mtime and identity (`dev:ino`) when the file was opened. */
-  before: { size: number; mtimeMs: number; identity: string };
+  /** size, mtime, ctime and identity (`dev:ino`) of the open file, before it was read. */
+  before: { size: number; mtimeMs: number; ctimeMs: number; identity: string };
   /** size and mtime by path after the read; undefined when the file is gone from its path. */
   after?: { size: number; mtimeMs: number };
   csv: T;
@@ -86,5 +86,5 @@ export async function readOnce<T>(
   } catch (error) {
     if (!isGone(error)) throw error;
   }
-  return { md5: hash.digest('hex'), bytes, before: { ...facts(before), identity: `${before.dev}:${before.ino}` }, ...(after ? { after } : {}), csv };
+  return { md5: hash.digest('hex'), bytes, before: { ...facts(before), ctimeMs: before.ctimeMs, identity: `${before.dev}:${before.ino}` }, ...(after ? { after } : {}), csv };
 }
