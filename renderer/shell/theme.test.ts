@@ -68,4 +68,11 @@ describe('theme', () => {
       expect(r - Math.max(g, b)).toBeGreaterThanOrEqual(100);
     }
   });
+
+  it('keeps the text of red subtle buttons and light alerts a red in both schemes, not a white or grey with a tint of red', () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { r, g, b } = toRgba(resolve(variables(scheme), '--mantine-color-red-light-color'));
+      expect(r - Math.max(g, b), scheme).toBeGreaterThanOrEqual(80);
+    }
+  });
 });

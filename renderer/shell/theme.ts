@@ -30,6 +30,11 @@ const STATE_COLORS = ['green', 'yellow', 'red', 'blue', 'gray', 'orange', 'teal'
  * background: red 9 darkened by a tenth in the light scheme (5.3:1 on the alert, 6.4:1 on white), red 4 in the dark
  * one (4.8:1 on the darkest of them). theme.test.ts checks every pair.
  *
+ * A subtle red button (Remove, in a list of rows; Remove profile) has no background: its text, Mantine's red light-variant
+ * colour, is all that says it takes something away. Mantine makes that colour red 0 in the dark scheme, a white with a
+ * hint of pink, so the button read as white. In the dark scheme it is the error red there, red 4, which also reaches
+ * 4.5:1 on the red alert, whose title takes the same colour.
+ *
  * A switch that is off shows Mantine's pale track (gray 3 on white, 1.3:1; dark 5 on the dark page, 1.4:1): the
  * control and which way it is set hardly show. `--app-switch-track-off` (used in app.css) reaches 3:1 against the
  * page and the white thumb (WCAG 1.4.11): gray 6 in the light scheme, dark 2 in the dark one.
@@ -48,6 +53,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
     dark: {
       '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
       '--mantine-color-error': 'var(--mantine-color-red-4)',
+      '--mantine-color-red-light-color': 'var(--mantine-color-red-4)',
       '--app-switch-track-off': 'var(--mantine-color-dark-2)',
     },
   };

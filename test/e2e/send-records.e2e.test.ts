@@ -7,15 +7,16 @@
  * that does not exist is named as such; the first bad field of a failed send is not hidden under the fixed header;
  * receipts loaded as new hires are called receipts; rows the form has no room for are refused whole; the paste box
  * and the Remove buttons hand the keyboard focus on instead of dropping it; no notice speaks of a send the clerk has
- * not made; the warning of a batch that did not get through outlasts rows added and a later refusal. axe-core
- * finds no violation of any impact on the screen.
+ * not made; the warning of a batch that did not get through outlasts rows added and a later refusal; the marks of a
+ * refused batch stay through rows added and move with their rows when another is removed; the Remove buttons are red
+ * in both colour schemes. axe-core finds no violation of any impact on the screen.
  */
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, getToken } from '../helpers/local-server';
 import { checkZoom } from './screens-a-kit';
-import { allAxeViolations } from './axe-kit';
+import { allAxeViolations, settled } from './axe-kit';
 import { SCREENSHOTS, openScreen, screenshots, startScreensWorld, type ScreensWorld } from './screens-b-kit';
 
 type LocalServerState = { running: boolean; url?: string };
@@ -26,6 +27,13 @@ async function describedBy(page: Page, input: ReturnType<Page['getByLabel']>): P
   const ids = (await input.getAttribute('aria-describedby')) ?? '';
   const texts = await Promise.all(ids.split(' ').filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
   return texts.join(' ');
+}
+
+/** The error shown under an input (Mantine's `<id>-error`, one of the texts in its aria-describedby), without its hint. */
+async function errorOf(page: Page, input: Locator): Promise<string> {
+  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ');
+  const error = ids.find((id) => id.endsWith('-error'));
+  return error ? ((await page.locator(`[id="${error}"]`).textContent()) ?? '') : '';
 }
 
 const isFocused = (element: Locator) => element.evaluate((el) => el === document.activeElement);
@@ -155,6 +163,144 @@ describe('Send records in Chromium', () => {
     await screenshots(page, 'send-records-after-success-problems');
     expect(await allAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Start over' }).click();
+  }, 120_000);
+
+  it('keeps the service refusal on the rows it names while rows are added and removed, moving with its row', async () => {
+    const { page } = world;
+    await openScreen(page, 'Send records');
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    const census = page.getByRole('form', { name: 'New hires' });
+    const person = (n: number) => page.getByRole('group', { name: `Person ${n}` });
+    const registration = (n: number) => person(n).getByRole('textbox', { name: 'Employee registration' });
+    const people = [['Adler', 'E2E-600'], ['Berg', 'E2E-601'], ['Costa', 'E2E-602'], ['Dias', 'E2E-601'], ['Evans', 'E2E-602']] as const;
+    for (const [i, [lastName, reg]] of people.entries()) {
+      if (i > 0) await census.getByRole('button', { name: 'Add another person' }).click();
+      await person(i + 1).getByRole('textbox', { name: 'Last name' }).fill(lastName);
+      await person(i + 1).getByRole('textbox', { name: 'First name' }).fill('Kim');
+      await registration(i + 1).fill(reg);
+      await person(i + 1).getByLabel('Hire date').fill('2026-07-01');
+      await person(i + 1).getByRole('combobox', { name: 'Employee status' }).selectOption({ label: 'Active' });
+    }
+    // The local server refuses the batch (422): Dias repeats Berg's registration, Evans repeats Costa's.
+    await census.getByRole('button', { name: 'Send 5 people' }).click();
+    const refusal = census.getByRole('alert').filter({ hasText: 'The service refused the batch' });
+    await refusal.waitFor({ timeout: 30_000 });
+    const repeated = (value: string, other: number) => `Employee registration ${value} is also given for Person ${other}; each must be different in one batch`;
+    /**
+     * Which of the first `typed` people's registrations are marked, and what each mark says (by the names of the people
+     * now). A blank person added after a failed send has its own marks, from the form's check: "required".
+     */
+    const marked = async (typed: number) => {
+      const found: Record<number, string> = {};
+      for (let n = 1; n <= typed; n += 1) {
+        if (await registration(n).getAttribute('aria-invalid') === 'true') found[n] = await errorOf(page, registration(n));
+      }
+      return found;
+    };
+    await expect.poll(() => marked(5)).toEqual({ 4: repeated('E2E-601', 2), 5: repeated('E2E-602', 3) });
+
+    // A person added: the service's marks stay where they were.
+    await census.getByRole('button', { name: 'Add another person' }).click();
+    await person(6).waitFor();
+    expect(await marked(5)).toEqual({ 4: repeated('E2E-601', 2), 5: repeated('E2E-602', 3) });
+
+    // Adler removed: Dias and Evans move up to Persons 3 and 4 with their marks, which name the people as they are now.
+    await census.getByRole('button', { name: 'Remove this person (person 1)' }).click();
+    await expect.poll(() => person(1).getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Berg');
+    expect(await marked(4)).toEqual({ 3: repeated('E2E-601', 1), 4: repeated('E2E-602', 2) });
+    expect(await refusal.textContent()).toContain(`Person 3: ${repeated('E2E-601', 1)}`);
+    expect(await refusal.textContent()).toContain(`Person 4: ${repeated('E2E-602', 2)}`);
+    await screenshots(page, 'send-records-refusal-kept-after-remove');
+    expect(await allAxeViolations(page)).toEqual([]);
+
+    // Berg removed: Dias no longer repeats anyone, and its mark goes with Berg; Evans's stays, naming Costa.
+    await census.getByRole('button', { name: 'Remove this person (person 1)' }).click();
+    await expect.poll(() => person(1).getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Costa');
+    expect(await marked(3)).toEqual({ 3: repeated('E2E-602', 1) });
+
+    // Edited, the field's mark goes; then the batch (the blank person left out) is received.
+    await registration(3).fill('E2E-603');
+    await expect.poll(() => marked(3)).toEqual({});
+    await census.getByRole('button', { name: 'Send 4 people' }).click();
+    await census.getByRole('status').filter({ hasText: 'The service received 3 records.' }).waitFor({ timeout: 30_000 });
+    expect(world.errors).toEqual([]);
+  }, 120_000);
+
+  it('keeps a repeated receipt marked on its row while rows are added and removed', async () => {
+    const { page } = world;
+    await openScreen(page, 'Send records');
+    await page.getByRole('tab', { name: 'Receipts' }).click();
+    const form = page.getByRole('form', { name: 'Receipts' });
+    const cell = (field: string, n: number) => form.getByRole('textbox', { name: `${field} Receipt ${n}` });
+    const receipts = [['Adler', 'E2E-610'], ['Berg', 'E2E-611'], ['Adler', 'E2E-610']] as const;
+    for (const [i, [lastName, reg]] of receipts.entries()) {
+      if (i > 0) await form.getByRole('button', { name: 'Add a row' }).click();
+      await cell('Last name', i + 1).fill(lastName);
+      await cell('First name', i + 1).fill('Kim');
+      await cell('SSN', i + 1).fill('123-45-6789');
+      await cell('Employee registration', i + 1).fill(reg);
+      await form.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `Receipt ${i + 1}` }) }).getByLabel('Payment date').fill('2026-07-01');
+      await cell('Amount', i + 1).fill('10.00');
+    }
+    await form.getByRole('button', { name: 'Send 3 receipts' }).click();
+    const refusal = form.getByRole('alert').filter({ hasText: 'The service refused the batch' });
+    await refusal.waitFor({ timeout: 30_000 });
+    const same = (other: number) => `is the same receipt as Receipt ${other} (same employee registration, payment date and amount)`;
+    const rowWith = (text: string) => form.getByRole('row').filter({ hasText: text });
+    await rowWith(same(1)).waitFor();
+
+    // A row added, then Berg's removed: the mark stays under the repeated receipt, now Receipt 2, naming Receipt 1.
+    await form.getByRole('button', { name: 'Add a row' }).click();
+    await cell('Last name', 4).waitFor();
+    expect(await rowWith(same(1)).count()).toBe(1);
+    await form.getByRole('button', { name: 'Remove receipt 2' }).click();
+    await expect.poll(() => cell('Last name', 2).inputValue()).toBe('Adler');
+    expect(await rowWith(same(1)).count()).toBe(1);
+    expect(await refusal.textContent()).toContain(`Receipt 2: ${same(1)}`);
+    // The row of the mark comes right under Receipt 2's inputs.
+    const marksRow = await form.getByRole('row').evaluateAll((rows, text) => rows.findIndex((r) => r.textContent?.includes(text)), same(1));
+    expect(await form.getByRole('row').nth(marksRow - 1).getByRole('rowheader').textContent()).toContain('2');
+    await form.getByRole('button', { name: 'Start over' }).click();
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    expect(world.errors).toEqual([]);
+  }, 120_000);
+
+  it('draws the Remove buttons in red in the light and in the dark scheme', async () => {
+    const { page } = world;
+    await openScreen(page, 'Send records');
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    await page.getByRole('button', { name: 'Add another person' }).click();
+    await page.getByRole('tab', { name: 'Receipts' }).click();
+    await page.getByRole('form', { name: 'Receipts' }).getByRole('button', { name: 'Add a row' }).click();
+    const buttons = {
+      census: page.getByRole('button', { name: 'Remove this person (person 1)' }),
+      receipts: page.getByRole('button', { name: 'Remove receipt 1' }),
+    };
+    /** How much redder than green or blue the button's text is: a red, not a white or grey with a tint of red. */
+    const redness = async (button: Locator) => {
+      const [r, g, b] = (await button.evaluate((el) => getComputedStyle(el).color)).match(/\d+/g)!.map(Number) as [number, number, number];
+      return r - Math.max(g, b);
+    };
+    const found: Record<string, number> = {};
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [tab, button] of [['Receipts', buttons.receipts], ['New hires', buttons.census]] as const) {
+        await page.getByRole('tab', { name: tab }).click();
+        await settled(page);
+        found[`${tab}, ${scheme}`] = await redness(button);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: join(SCREENSHOTS, `send-records-remove-${tab === 'Receipts' ? 'receipt' : 'person'}-${scheme}.png`), fullPage: true });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(Object.entries(found).filter(([, redder]) => redder < 80)).toEqual([]);
+    // And readable in both (axe-kit measures each scheme's contrast).
+    expect(await allAxeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Start over' }).click();
+    await page.getByRole('tab', { name: 'Receipts' }).click();
+    await page.getByRole('form', { name: 'Receipts' }).getByRole('button', { name: 'Start over' }).click();
+    await page.getByRole('tab', { name: 'New hires' }).click();
+    expect(world.errors).toEqual([]);
   }, 120_000);
 
   it('takes receipts pasted from a spreadsheet, with the bad cell marked in its row', async () => {

@@ -14,13 +14,13 @@ const required = FIELDS.census.filter((f) => f.required);
 const optional = FIELDS.census.filter((f) => !f.required);
 
 function PersonCard({ batch, index, id }: { batch: BatchForm; index: number; id: string }) {
-  const errors = batch.errors.rows?.[index];
+  const errors = batch.fieldProblems(index);
   const field = (spec: RecordFieldInputProps['spec']) => (
     <RecordFieldInput
       key={spec.name}
       spec={spec}
       registration={batch.register(`rows.${index}.${spec.name}`)}
-      error={errors?.[spec.name]?.message}
+      error={errors[spec.name]}
     />
   );
   const problems = batch.recordProblems[index] ?? [];

@@ -3,31 +3,27 @@
  * service's problems with whole records, and those with the batch as a whole.
  */
 import { Alert, List, Text } from '@mantine/core';
-import type { FieldErrors } from 'react-hook-form';
-import type { RecordKind } from '../../../shared';
 import { fieldMessage } from './problem-words';
 import { sendRecordsText } from './send-records-text';
-import type { BatchForm, BatchFormValues } from './use-batch-form';
+import type { BatchForm } from './use-batch-form';
 
 const t = sendRecordsText;
 const SHOWN = 8;
 
-function problemLines(kind: RecordKind, errors: FieldErrors<BatchFormValues>, recordProblems: Record<number, string[]>, rowName: (n: number) => string): string[] {
+function problemLines(batch: BatchForm, rowName: (n: number) => string): string[] {
   const lines: string[] = [];
-  const rows = Array.isArray(errors.rows) ? (errors.rows as (Record<string, { message?: unknown } | undefined> | undefined)[]) : [];
-  const count = Math.max(rows.length, ...Object.keys(recordProblems).map((k) => Number(k) + 1));
-  for (let index = 0; index < count; index += 1) {
-    for (const message of recordProblems[index] ?? []) lines.push(t.recordProblem(rowName(index + 1), message));
-    for (const [field, value] of Object.entries(rows[index] ?? {})) {
-      if (typeof value?.message === 'string') lines.push(t.recordProblem(rowName(index + 1), fieldMessage(kind, field, value.message)));
+  for (let index = 0; index < batch.rows.fields.length; index += 1) {
+    for (const message of batch.recordProblems[index] ?? []) lines.push(t.recordProblem(rowName(index + 1), message));
+    for (const [field, message] of Object.entries(batch.fieldProblems(index))) {
+      lines.push(t.recordProblem(rowName(index + 1), fieldMessage(batch.kind, field, message)));
     }
   }
   return lines;
 }
 
 export function FormProblems({ batch, rowName }: { batch: BatchForm; rowName: (n: number) => string }) {
-  const { outcome, recordProblems } = batch;
-  const lines = problemLines(batch.kind, batch.errors, recordProblems, rowName);
+  const { outcome } = batch;
+  const lines = problemLines(batch, rowName);
   const refused = outcome?.kind === 'refused';
   const general = refused ? outcome.general : [];
   if (lines.length === 0 && general.length === 0) return null;

@@ -38,7 +38,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
             <Table.Tbody>
               {batch.rows.fields.map((row, index) => {
                 const rowId = `${gridId}-row-${index}`;
-                const errors = batch.errors.rows?.[index];
+                const errors = batch.fieldProblems(index);
                 const problems = batch.recordProblems[index] ?? [];
                 return [
                   <Table.Tr key={row.id}>
@@ -50,7 +50,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
                         <RecordFieldInput
                           spec={c}
                           registration={batch.register(`rows.${index}.${c.name}`)}
-                          error={errors?.[c.name]?.message}
+                          error={errors[c.name]}
                           labelledBy={`${colId(c.name)} ${rowId}`}
                         />
                       </Table.Td>

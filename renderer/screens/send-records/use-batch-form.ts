@@ -1,7 +1,8 @@
 /**
  * One batch form (new hires, a termination, receipts): rows of text checked with the shared record schema through
  * react-hook-form's zod resolver, sent over the bridge, and every problem (local or the service's 400/422) put on
- * the record and field it names.
+ * the record and field it names. The form's own check lives in react-hook-form's errors; the service's answer is kept
+ * beside them (`service-marks.ts`), since react-hook-form replaces its errors with the resolver's at every check.
  *
  * The form lives in the screen's memory (`screen-memory.ts`), not in the component: react-hook-form's form control
  * is made once per panel and handed to `useForm`, so going to another screen and back finds the same values, the
@@ -23,9 +24,10 @@ import { BridgeError, type BatchProblem } from '../../../shared/bridge';
 import { useSendBatch } from '../../data/send-records-queries';
 import type { FormRow } from './record-fields';
 import { FIELDS, MAX_FORM_RECORDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
-import { bareMessage, fieldMessage, serviceRecordProblem, withRecordNames } from './problem-words';
+import { withRecordNames } from './problem-words';
 import { useRemovalFocus } from './removal-focus';
 import { Kept, useKept, useScreenMemory } from './screen-memory';
+import { NO_MARKS, editedMarks, movedMarks, serviceMarks, shownMarks, type ServiceMarks } from './service-marks';
 import { sendRecordsText } from './send-records-text';
 
 export type BatchFormValues = { rows: FormRow[] };
@@ -56,8 +58,10 @@ export type AddRowsResult = { added: true; after: number } | { added: false; pro
 
 type PanelState = {
   /**
-   * The answer to the last send, while it speaks of the form as it is: a success or a refusal goes when Send is pressed
-   * again, rows are added or the clerk starts over. "No connection is set up yet" goes when Send is pressed again.
+   * The answer to the last send, while it speaks of the form as it is: a success goes when Send is pressed again, rows
+   * are added or the clerk starts over; a refusal when Send is pressed again or the clerk starts over (its marks stay
+   * on the rows they name through rows added and removed, see `marks`). "No connection is set up yet" goes when Send
+   * is pressed again.
    */
   outcome?: BatchOutcome;
   /**
@@ -67,8 +71,8 @@ type PanelState = {
    * (the form empties) or the clerk starts over; a later send that does not get through takes its place.
    */
   unconfirmed?: UnconfirmedSend;
-  /** Problems the service gave for a whole record (not one field), by row index. */
-  recordProblems: Record<number, string[]>;
+  /** What the service's refusal said about each record, until the clerk edits, removes or sends it again. */
+  marks: ServiceMarks;
   /** A send is under way (perhaps started before the clerk left the screen and came back). */
   sending: boolean;
   /**
@@ -78,7 +82,7 @@ type PanelState = {
   added?: AddedRows;
 };
 
-const FRESH: PanelState = { recordProblems: {}, sending: false };
+const FRESH: PanelState = { marks: NO_MARKS, sending: false };
 
 /** The error type of a date input that held a day that does not exist when the screen was left. */
 const UNKEPT_DATE = 'date-not-kept';
@@ -120,6 +124,12 @@ function createPanel(kind: RecordKind, fixed: Record<string, unknown>) {
   return { options, formControl, state: new Kept<PanelState>(FRESH) };
 }
 
+/** Row `index`'s problems found by the form's own check (react-hook-form's errors), by field. */
+function checkProblems(errors: FieldErrors<BatchFormValues>, index: number): Record<string, string> {
+  const row = (Array.isArray(errors.rows) ? errors.rows[index] : undefined) as Record<string, { message?: unknown } | undefined> | undefined;
+  return Object.fromEntries(Object.entries(row ?? {}).flatMap(([field, error]) => (typeof error?.message === 'string' ? [[field, error.message]] : [])));
+}
+
 /** `rowName` names a row as the form shows it ("Person 2"), for messages that point at another row. */
 export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: number) => string, fixed: Record<string, unknown> = {}) {
   const memory = useScreenMemory(`form:${panel}`, () => createPanel(kind, fixed));
@@ -131,10 +141,14 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const rows = useFieldArray({ control: form.control, name: 'rows' });
   const send = useSendBatch();
   const removal = useRemovalFocus();
-  const { outcome, unconfirmed, recordProblems, sending, added } = useKept(memory.state);
+  const { outcome, unconfirmed, marks, sending, added } = useKept(memory.state);
   const update = (patch: Partial<PanelState>) => memory.state.set({ ...memory.state.get(), ...patch });
 
-  const fieldNames = new Set(FIELDS[kind].map((f) => f.name));
+  const shown = shownMarks(kind, marks, rowName);
+  /** Row `index`'s problems by field: the form's own check, and the service's marks where the check has none. */
+  const fieldProblems = (index: number): Record<string, string> => ({ ...shown.fields[index], ...checkProblems(errors, index) });
+  /** The service's marks about whole records, by row index. */
+  const recordProblems = shown.records;
 
   /**
    * A date input holding a day that does not exist gives the form no value to keep, and the browser offers no way to
@@ -152,6 +166,10 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
       },
       onChange: (event: { target: unknown; type?: unknown }) => {
         if (form.getFieldState(name).error?.type === UNKEPT_DATE) form.clearErrors(name);
+        const [, row, field] = name.split('.');
+        const { marks: before } = memory.state.get();
+        const after = editedMarks(kind, before, Number(row), field!);
+        if (after !== before) update({ marks: after });
         return registration.onChange(event);
       },
     };
@@ -166,24 +184,18 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
     };
   }, [form]);
 
+  /** Marks the records the answer names, focuses the first marked field, and answers the problems of the whole batch. */
   const applyProblems = (problems: BatchProblem[], rowCount: number): string[] => {
     const general: string[] = [];
-    const byRecord: Record<number, string[]> = {};
-    let focused = false;
+    const ofRecords: { index: number; field?: string; message: string }[] = [];
     for (const p of problems) {
-      if (p.index === undefined || p.index < 0 || p.index >= rowCount) {
-        general.push(p.index === undefined ? withRecordNames(p.message, rowName) : sendRecordsText.recordProblem(rowName(p.index + 1), withRecordNames(p.message, rowName)));
-        continue;
-      }
-      const problem = p.field ? { field: p.field, message: withRecordNames(bareMessage(p.field, p.message), rowName) } : serviceRecordProblem(p.message, rowName);
-      if (problem.field && fieldNames.has(problem.field)) {
-        form.setError(`rows.${p.index}.${problem.field}`, { type: p.source, message: problem.message }, { shouldFocus: !focused });
-        focused = true;
-      } else {
-        (byRecord[p.index] ??= []).push(problem.field ? fieldMessage(kind, problem.field, problem.message) : problem.message);
-      }
+      if (p.index !== undefined && p.index >= 0 && p.index < rowCount) ofRecords.push({ index: p.index, field: p.field, message: p.message });
+      else general.push(p.index === undefined ? withRecordNames(p.message, rowName) : sendRecordsText.recordProblem(rowName(p.index + 1), withRecordNames(p.message, rowName)));
     }
-    update({ recordProblems: byRecord });
+    const next = serviceMarks(ofRecords, rowCount);
+    update({ marks: next });
+    const first = shownMarks(kind, next, rowName).first;
+    if (first) form.setFocus(`rows.${first.row}.${first.field}`);
     return general;
   };
 
@@ -219,7 +231,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const submit = async (event?: BaseSyntheticEvent) => {
     event?.preventDefault();
     if (memory.state.get().sending) return;
-    update({ outcome: undefined, recordProblems: {}, added: undefined });
+    update({ outcome: undefined, marks: NO_MARKS, added: undefined });
     const current = form.getValues('rows');
     const blank = current.flatMap((row, i) => (isEmptyRow(row) ? [i] : []));
     if (blank.length > 0 && blank.length < current.length) rows.remove(blank);
@@ -244,15 +256,19 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
    * would take the form past `MAX_FORM_RECORDS` are refused whole, with the reason, rather than cut short.
    */
   const addRows = (more: FormRow[], from: AddedRows['from']): AddRowsResult => {
-    const kept = form.getValues('rows').filter((row) => !isEmptyRow(row));
+    const current = form.getValues('rows');
+    const keptAt = current.flatMap((row, i) => (isEmptyRow(row) ? [] : [i]));
+    const kept = keptAt.map((i) => current[i]!);
     if (kept.length + more.length > MAX_FORM_RECORDS) {
       return { added: false, problem: sendRecordsText.check.formFull(kept.length, more.length, MAX_FORM_RECORDS) };
     }
     rows.replace([...kept, ...more]);
-    // A success would read as if the added rows were sent, and a refusal's marks are checked anew with them; "no
-    // connection is set up" still holds, and so does the warning of a send that did not get through (`unconfirmed`).
-    const last = memory.state.get().outcome;
-    update({ outcome: last?.kind === 'error' ? last : undefined, recordProblems: {}, added: { from, count: more.length, after: kept.length } });
+    // A success would read as if the added rows were sent. A refusal still speaks of the rows it marked, which keep
+    // their marks where blank rows gave way; "no connection is set up" still holds, and so does the warning of a send
+    // that did not get through (`unconfirmed`).
+    const { outcome: last, marks: before } = memory.state.get();
+    const marksNow = movedMarks(before, (row) => (keptAt.includes(row) ? keptAt.indexOf(row) : null));
+    update({ outcome: last?.kind === 'sent' ? undefined : last, marks: marksNow, added: { from, count: more.length, after: kept.length } });
     focusRow.current = kept.length;
     void form.trigger();
     return { added: true, after: kept.length };
@@ -267,19 +283,20 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   /** The clerk's choice to throw the draft away. */
   const startOver = () => {
     form.reset({ rows: [emptyRow(kind)] });
-    update({ outcome: undefined, unconfirmed: undefined, recordProblems: {}, added: undefined });
+    update({ outcome: undefined, unconfirmed: undefined, marks: NO_MARKS, added: undefined });
   };
 
   const dismissAdded = () => update({ added: undefined });
 
+  /** The row goes with its marks; the rows after it move up with theirs. */
   const removeRow = (index: number) => {
     removal.removing(index, rows.fields.length);
     rows.remove(index);
-    update({ recordProblems: {} });
+    update({ marks: movedMarks(memory.state.get().marks, (row) => (row === index ? null : row > index ? row - 1 : row)) });
   };
 
   return {
-    kind, form, register, errors, tried, rows, submit, sending, outcome, unconfirmed, recordProblems,
+    kind, form, register, fieldProblems, tried, rows, submit, sending, outcome, unconfirmed, recordProblems,
     added, addRows, dismissAdded, full, addRow, removeRow, removeButton: removal.removeButton, addButton: removal.addButton, startOver,
   };
 }
