@@ -46,6 +46,8 @@ describe('busyBackoffMs', () => {
 describe('describeError', () => {
   it('reads messages from errors and anything else', () => {
     expect(describeError(new Error('boom'))).toBe('boom');
+    // A file-system error quotes its path: a line break or a reordering mark in it is escaped.
+    expect(describeError(new Error("ENOTDIR: not a directory, lstat '/w/a\n\u202eb.csv'"))).toBe("ENOTDIR: not a directory, lstat '/w/a\\u000a\\u202eb.csv'");
     expect(describeError(42)).toBe('42');
   });
 });

@@ -1,4 +1,5 @@
 import { backoffMs } from './backoff';
+import { printableText } from './printable-name';
 /** How the watcher reacts to a failed stat/open/readdir. */
 export type FsErrorKind = 'gone' | 'busy' | 'other';
 
@@ -31,9 +32,12 @@ export function busyBackoffMs(attempt: number, baseMs: number, maxMs = 5_000): n
   return backoffMs(attempt, { baseMs, maxMs, jitter: 'none' });
 }
 
+/**
+ * An error's words for a person (a log line, a notice, an error file): a file-system error quotes its path, which may
+ * hold a line break or a mark that reorders text, so those are escaped as in printable names.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return printableText(error instanceof Error ? error.message : String(error));
 }
 
 /** The file is not there (any more). */

@@ -1,4 +1,5 @@
 /** A small stderr logger with a per-service prefix. Level from PAYROLL_LOG_LEVEL (debug|info|warn|error|silent). */
+import { printableText } from './printable-name';
 
 export type Logger = {
   debug(message: string): void;
@@ -28,6 +29,17 @@ export function setBeforeLogLine(hook: (() => void) | undefined): void {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/g;
+
+/**
+ * A message as one entry of the log: its later lines (a stack trace; a path with a line break in it, inside a file-system
+ * error's words) are indented, so no text in a message can pass for an entry of its own (a forged timestamp at the start
+ * of a line), and other control characters and the marks that reorder or hide text are escaped as in printable names.
+ */
+export function logEntryText(message: string): string {
+  return message.split(LINE_BREAK).map(printableText).join('\n    ');
+}
+
 /** `YYYY-MM-DD HH:MM:SS.mmm` in the machine's own time zone: the clerk reads the logs on local time. */
 export function localTimestamp(at = new Date()): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
@@ -41,7 +53,7 @@ const toStderr = (line: string): void => {
 export function createLogger(prefix: string, write: (line: string) => void = toStderr): Logger {
   const at = threshold();
   const log = (level: Exclude<Level, 'silent'>) => (message: string) => {
-    if (LEVELS[level] >= at) write(`${localTimestamp()} ${level.toUpperCase()} [${prefix}] ${message}\n`);
+    if (LEVELS[level] >= at) write(`${localTimestamp()} ${level.toUpperCase()} [${prefix}] ${logEntryText(message)}\n`);
   };
   return {
     debug: log('debug'),

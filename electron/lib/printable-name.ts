@@ -8,9 +8,18 @@
 import { UNSAFE_FILE_NAME_CLASS } from '../../shared';
 
 const UNSAFE = new RegExp(`[\\\\${UNSAFE_FILE_NAME_CLASS}]`, 'gu');
+const UNSAFE_ONLY = new RegExp(`[${UNSAFE_FILE_NAME_CLASS}]`, 'gu');
 
 const escaped = (code: number) => (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
 
 export function printableName(name: string): string {
   return name.replace(UNSAFE, (c) => (c === '\\' ? '\\\\' : escaped(c.codePointAt(0) ?? 0)));
+}
+
+/**
+ * Text that holds names among other words (a log message, a file-system error with its path) with the same characters
+ * escaped, but backslashes left as they are: a Windows path stays readable.
+ */
+export function printableText(text: string): string {
+  return text.replace(UNSAFE_ONLY, (c) => escaped(c.codePointAt(0) ?? 0));
 }

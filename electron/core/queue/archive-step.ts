@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { identityOf } from '../watcher/stable-file';
 import { archiveDir, completeMove, freeTarget, writeErrorFile, writeWarningsFile } from './archive';
 import { localDay } from './file-facts';
-import { describeError, isGone } from '../../lib/fs-errors';
+import { describeError, errorCode, isGone } from '../../lib/fs-errors';
 import { retryDelayMs } from './backoff';
 import type { Job, JobService, OutcomeState } from './job-types';
 import type { QueueCore } from './queue-core';
@@ -100,12 +100,17 @@ async function requeueNewVersion(core: QueueCore, job: Job): Promise<void> {
   core.emit('result', finished);
 }
 
+/** The folder a finished job's file is filed into: beside where it was found, or in the archive folder of Settings. */
+function archiveDirOf(core: QueueCore, job: Job): { root: string; dir: string } {
+  const root = core.settings().archive.dir ?? dirname(job.claimedFrom ?? job.path);
+  return { root, dir: archiveDir(root, job.state as OutcomeState, localDay(job.uploadedAt ?? job.stateChangedAt)) };
+}
+
 /** Archives one finished job. Throws on file-system failures (the caller retries later). */
 export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
   let job = start;
   const outcome = job.state as OutcomeState;
-  const root = core.settings().archive.dir ?? dirname(job.claimedFrom ?? job.path);
-  const dir = archiveDir(root, outcome, localDay(job.uploadedAt ?? job.stateChangedAt));
+  const { dir } = archiveDirOf(core, job);
   const withErrorFile = outcome === 'rejected';
   const withWarnings = outcome === 'uploaded' && job.warningCount > 0;
   for (let tries = 0; tries < 20; tries += 1) {
@@ -141,11 +146,32 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
   throw new Error(`${job.name}: no free name found in ${dir}`);
 }
 
+/**
+ * The first file (not a folder) on the way from `root` to `dir`: a file of the user's named `rejected` or `uploaded`,
+ * where the archive folder of that name is to be made.
+ */
+async function fileInTheWay(root: string, dir: string): Promise<string | undefined> {
+  const steps = relative(root, dir).split(sep).filter(Boolean);
+  let at = root;
+  for (const step of steps) {
+    at = join(at, step);
+    const info = await lstat(at).catch(() => undefined);
+    if (!info) return undefined;
+    if (!info.isDirectory()) return at;
+  }
+  return undefined;
+}
+
 /** An archive failure (a locked file, a read-only folder): retried with backoff; the outcome itself stands. */
-export function archiveFailed(core: QueueCore, job: Job, error: unknown): void {
+export async function archiveFailed(core: QueueCore, job: Job, error: unknown): Promise<void> {
   const delay = retryDelayMs(job.attempts + 1, core.retry, core.random);
   core.write(job.id, { attempts: job.attempts + 1, nextAttemptAt: core.now() + delay });
-  const message = `${printableName(job.name)}: moving the file to its archive folder failed: ${describeError(error)}; trying again later`;
+  const { root, dir } = archiveDirOf(core, job);
+  const blocking = ['ENOTDIR', 'EEXIST'].includes(errorCode(error) ?? '') ? await fileInTheWay(root, dir) : undefined;
+  const why = blocking
+    ? `a file named "${printableName(basename(blocking))}" in ${printableName(dirname(blocking))} is where the folder of that name must be; move or rename that file`
+    : describeError(error);
+  const message = `${printableName(job.name)}: moving the file to its archive folder failed: ${why}; trying again later`;
   core.logger.warn(message);
   core.emit('error', new Error(message, { cause: error }));
 }

@@ -162,13 +162,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   };
 
   /** Runs one job's step in the background; a step that throws leaves the job retrying, never stuck. */
-  const work = (job: Job, step: (job: Job) => Promise<void>, onError: (job: Job, error: unknown) => void): void => {
+  const work = (job: Job, step: (job: Job) => Promise<void>, onError: (job: Job, error: unknown) => void | Promise<void>): void => {
     const run = step(job)
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         if (closed) return;
         try {
           const latest = journal.job(job.id) ?? job;
-          onError(latest, error);
+          await onError(latest, error);
         } catch (failure) {
           // The journal itself cannot be written (a full disk): the job keeps its last committed state and is
           // looked at again at the next pump.
