@@ -33,6 +33,13 @@ export type ApiClientOptions = {
   ca?: string | Buffer;
 };
 
+/**
+ * A grant as received: the contract's fields, plus the service's own clock when it answered (the answer's `Date`
+ * header, epoch ms; absent when it had none or an unreadable one). `expiration` minus `serviceDate` is the address's
+ * life by the service's clock alone, which a clock difference between this computer and the service cannot spoil.
+ */
+export type ReceivedGrant = UploadGrant & { serviceDate?: number };
+
 export type DeliveriesFilter = { status?: number; maxRetries?: number; limit?: number };
 
 export type ApiClient = {
@@ -40,7 +47,7 @@ export type ApiClient = {
   /** POST census/receipt. Not idempotent: see NetworkError.requestSent. */
   sendBatch(kind: RecordKind, records: unknown[]): Promise<ImportCreated>;
   /** POST payroll-submissions: one grant per item, in order. */
-  requestGrants(items: FileMetadata[]): Promise<UploadGrant[]>;
+  requestGrants(items: FileMetadata[]): Promise<ReceivedGrant[]>;
   /** PUT the file to a grant's address; the etag is the server's MD5 of what it received (quotes removed). */
   uploadFile(uploadUrl: string, filePath: string, opts: UploadOptions): Promise<UploadResult>;
   listDeliveries(query?: DeliveriesFilter): Promise<DeliveryAttempt[]>;
@@ -106,7 +113,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     throw typeof error === 'object' && error !== null ? doNotRetry(error) : error;
   });
 
-  async function call<S extends z.ZodType>(spec: Call<S>): Promise<z.output<S>> {
+  /** The answer's value and the response it came in (for its headers). */
+  async function exchange<S extends z.ZodType>(spec: Call<S>): Promise<{ value: z.output<S>; res: HttpResponse }> {
     const url = joinUrl(base, spec.path);
     for (const [key, value] of Object.entries(spec.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     const request = `${spec.method} ${spec.path}`;
@@ -128,7 +136,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           res = await send(spec.method, url, headers(await tokenOnce()), body, fresh);
         }
         if (res.status !== spec.expect) throw errorFromResponse(res, request);
-        return parseResponse(res, spec.schema, request);
+        return { value: parseResponse(res, spec.schema, request), res };
       });
     } catch (error) {
       if (spec.mode === 'unsafe' && error instanceof NetworkError && error.requestSent) {
@@ -141,6 +149,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  const call = async <S extends z.ZodType>(spec: Call<S>): Promise<z.output<S>> => (await exchange(spec)).value;
+
   return {
     getToken: () => tokens.get(),
 
@@ -151,13 +161,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     async requestGrants(items) {
       const path = '/law/api/v1/payroll-submissions';
-      const grants = await call({ method: 'POST', path, body: items, mode: 'safe', expect: 201, schema: submissionResponseSchema });
+      const { value: grants, res } = await exchange({ method: 'POST', path, body: items, mode: 'safe', expect: 201, schema: submissionResponseSchema });
       if (grants.length !== items.length) {
         throw new UnexpectedResponseError({
           status: 201, request: `POST ${path}`, messages: [`asked for ${items.length} grants, got ${grants.length}`],
         });
       }
-      return grants;
+      const serviceDate = Date.parse(responseHeader(res, 'date') ?? '');
+      return Number.isNaN(serviceDate) ? grants : grants.map((grant) => ({ ...grant, serviceDate }));
     },
 
     uploadFile: (uploadUrl, filePath, opts) => uploadFile(transport, timeoutMs, uploadUrl, filePath, opts),

@@ -1,6 +1,7 @@
 /** granting -> uploading: one handshake POST for every file ready together (up to 100). */
 import type { FileMetadata, FileTypeCode } from '../../../shared';
 import { classify, reasonOf } from './failures';
+import { FRESH_GRANT_MIN_MS, grantExpiry, grantUsable, unusableGrantReason } from './grant-life';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
 import { printableName } from '../../lib/printable-name';
@@ -8,8 +9,7 @@ import { printableName } from '../../lib/printable-name';
 /** The scope the handshake POST needs (docs/service-decisions.md §5). */
 export const HANDSHAKE_SCOPE = 'submissions:write';
 
-/** Grants are used only while this much of their life remains (or half their life, for very short-lived ones). */
-export const GRANT_MARGIN_MS = 60_000;
+export { GRANT_MARGIN_MS, grantUsable } from './grant-life';
 
 function metadataOf(job: Job): FileMetadata {
   return {
@@ -18,15 +18,6 @@ function metadataOf(job: Job): FileMetadata {
     checksum: job.md5 as string,
     fileName: job.name,
   };
-}
-
-/** Whether the job's grant may still be used for a PUT started now. */
-export function grantUsable(job: Job, now: number): boolean {
-  if (!job.grantUrl || job.grantExpiresAt === undefined) return false;
-  const lifetime = job.grantIssuedAt !== undefined ? job.grantExpiresAt - job.grantIssuedAt : Infinity;
-  // A service that issues grants living under 2 minutes could never satisfy a fixed 60 s margin: use them at once.
-  const margin = Math.min(GRANT_MARGIN_MS, lifetime / 2);
-  return job.grantExpiresAt - now > margin;
 }
 
 /** A 422 for a file whose PUT may already have reached the server means it arrived, not that it is a duplicate. */
@@ -45,19 +36,24 @@ function onDuplicate(core: QueueCore, job: Job, reason: string): void {
  */
 export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void> {
   if (jobs.length === 0) return;
-  const issuedAt = core.now();
   try {
     const grants = await core.api.requestGrants(jobs.map(metadataOf));
+    // The grants' lives are counted on this computer's clock from here (grant-life.ts).
+    const receivedAt = core.now();
     if (grants.length !== jobs.length) throw new Error(`the service answered ${grants.length} grants for ${jobs.length} files`);
     // One commit for the whole handshake (up to 100 files): the PUTs start only after it, once pump sees them.
     core.atomically(() => jobs.forEach((job, i) => {
       const grant = grants[i];
       if (!grant) return;
-      const expiresAt = Date.parse(grant.expiration);
-      core.write(job.id, {
-        state: 'uploading', grantUrl: grant.uploadUrl, grantIssuedAt: issuedAt,
-        grantExpiresAt: Number.isNaN(expiresAt) ? issuedAt : expiresAt, lastError: null,
-      });
+      const times = { grantUrl: grant.uploadUrl, grantIssuedAt: receivedAt, grantExpiresAt: grantExpiry(grant, receivedAt) };
+      if (!grantUsable(times, receivedAt + FRESH_GRANT_MIN_MS)) {
+        // A grant that cannot be used even now is a failed try like any other: asked for again with backoff, and
+        // after retry.failAfter tries the job counts as failed, its lastError naming the likely cause.
+        // Taken up again at once, it would loop on handshakes as fast as the service answers.
+        core.wait(job, 'granting', unusableGrantReason(grant, receivedAt));
+        return;
+      }
+      core.write(job.id, { state: 'uploading', ...times, lastError: null });
     }));
   } catch (error) {
     const failure = classify(error);

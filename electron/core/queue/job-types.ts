@@ -45,7 +45,9 @@ export type Job = {
   /** The day the file was found (YYYY-MM-DD), the fallback reference date. */
   foundDay: string;
   grantUrl?: string;
+  /** When the grant runs out, on this computer's clock (grant-life.ts: skew-free when the service sent `Date`). */
   grantExpiresAt?: number;
+  /** When the grant's answer arrived, on this computer's clock. */
   grantIssuedAt?: number;
   /** Set just before a PUT starts: from then on the server may hold the file (crash recovery relies on it). */
   putStartedAt?: number;

@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { classify, reasonOf } from './failures';
 import { isGone } from '../../lib/fs-errors';
-import { grantUsable } from './grant-step';
+import { grantUsable } from './grant-life';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
 
@@ -30,6 +30,9 @@ function rehash(core: QueueCore, job: Job, why: string): void {
 /** Uploads one job in state uploading. Never throws: every outcome is journaled. */
 export async function uploadJob(core: QueueCore, start: Job): Promise<void> {
   if (!grantUsable(start, core.now())) {
+    // The grant grew old unused (it waited for an upload slot, a retry or a restart): a fresh one, not counted as a
+    // failed try. It cannot loop: a fresh grant that is not usable for a while from the start never gets here, the
+    // handshake counts it as a failure (grant-step.ts).
     core.write(start.id, { state: 'granting', grantUrl: null, grantExpiresAt: null, grantIssuedAt: null });
     return;
   }
