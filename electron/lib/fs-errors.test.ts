@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { lstat, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,10 +44,18 @@ describe('busyBackoffMs', () => {
 });
 
 describe('describeError', () => {
+  it('escapes line breaks and reordering marks in the paths a file-system error quotes', async () => {
+    const path = join(tmpdir(), 'no-such-folder', 'a\n2026-01-01 INFO forged\u202eb.csv');
+    const error = await lstat(path).catch((e: unknown) => e);
+    const text = describeError(error);
+    expect(text).toContain('a\\u000a2026-01-01 INFO forged\\u202eb.csv');
+    expect(text).not.toMatch(/[\n\u202e]/);
+  });
+
   it('reads messages from errors and anything else', () => {
     expect(describeError(new Error('boom'))).toBe('boom');
-    // A file-system error quotes its path: a line break or a reordering mark in it is escaped.
-    expect(describeError(new Error("ENOTDIR: not a directory, lstat '/w/a\n\u202eb.csv'"))).toBe("ENOTDIR: not a directory, lstat '/w/a\\u000a\\u202eb.csv'");
+    // Our own messages keep their line breaks (a list of problems).
+    expect(describeError(new Error('the settings file is invalid:\n  - watch.folder: required'))).toBe('the settings file is invalid:\n  - watch.folder: required');
     expect(describeError(42)).toBe('42');
   });
 });

@@ -33,11 +33,18 @@ export function busyBackoffMs(attempt: number, baseMs: number, maxMs = 5_000): n
 }
 
 /**
- * An error's words for a person (a log line, a notice, an error file): a file-system error quotes its path, which may
- * hold a line break or a mark that reorders text, so those are escaped as in printable names.
+ * An error's words for a person (a log line, a notice, an error file). A file-system error quotes its paths, which
+ * may hold a line break or a mark that reorders text: in them those are escaped as in printable names. The rest of
+ * the message is kept as it was written (a message of ours may hold line breaks on purpose, a list of problems).
  */
 export function describeError(error: unknown): string {
-  return printableText(error instanceof Error ? error.message : String(error));
+  if (!(error instanceof Error)) return String(error);
+  let message = error.message;
+  for (const key of ['path', 'dest']) {
+    const value: unknown = (error as Error & Record<string, unknown>)[key];
+    if (typeof value === 'string' && value !== '') message = message.split(value).join(printableText(value));
+  }
+  return message;
 }
 
 /** The file is not there (any more). */
