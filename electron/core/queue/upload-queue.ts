@@ -9,7 +9,7 @@ import { PROFILE_TITLES, type Settings } from '../../../shared/settings.schema';
 import { createLogger, type Logger } from '../../lib/logger';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import { archiveFailed, archiveJob } from './archive-step';
-import { DEFAULT_RETRY, type RetryPolicy } from './backoff';
+import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './backoff';
 import { localDay } from './file-facts';
 import { describeError } from '../../lib/fs-errors';
 import { requestGrants } from './grant-step';
@@ -146,6 +146,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     return liveMine().every((job) => (job.state === 'waiting' || isOutcome(job.state)) && givenUp(job));
   };
 
+  /** Passes of the pump in a row that failed as a whole (the settings or the journal could not be read or written). */
+  let pumpFailures = 0;
   const schedulePump = (): void => {
     if (pumpQueued || !running) return;
     pumpQueued = true;
@@ -153,10 +155,16 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       pumpQueued = false;
       try {
         pump();
+        pumpFailures = 0;
       } catch (error) {
-        const failure = new Error(`Upload queue: ${describeError(error)}`, { cause: error });
+        // The pass is tried again on its own, with the queue's backoff: nothing else may come to wake it (no new
+        // file, no step under way), and the cause (a settings file being saved, a full disk) may clear by itself.
+        pumpFailures += 1;
+        const delay = retryDelayMs(pumpFailures, retry, core.random);
+        const failure = new Error(`Upload queue: ${describeError(error)}; trying again in ${Math.max(1, Math.round(delay / 1000))} s`, { cause: error });
         logger.error(failure.message);
         emitter.emit('error', failure);
+        wakeAt(now() + delay);
       }
     });
   };
@@ -201,6 +209,22 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }, Math.max(0, at - now()));
   };
 
+  /**
+   * Where each job that waits for a time (a retry, an archive retry) stands on the monotonic clock: a wall clock set
+   * back (a time-zone fix, NTP correcting a fast clock) must not hold a retry up for the size of the jump. A job is due
+   * at its journaled time or once the delay it was given has passed, whichever comes first.
+   */
+  const dueAt = new Map<number, { at: number; mono: number }>();
+  /** Milliseconds until the job is due (0 or less: due now). */
+  const dueIn = (job: Job, t: number): number => {
+    const at = job.nextAttemptAt ?? 0;
+    let seen = dueAt.get(job.id);
+    if (!seen || seen.at !== at) dueAt.set(job.id, (seen = { at, mono: performance.now() + (at - t) }));
+    const left = Math.min(at - t, seen.mono - performance.now());
+    if (left <= 0) dueAt.delete(job.id);
+    return left;
+  };
+
   const pump = (): void => {
     if (!running) return;
     const t = now();
@@ -212,14 +236,16 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     // Waiting jobs whose time has come go back to the step they wait for.
     for (const job of jobs) {
       if (job.state !== 'waiting' || busy.has(job.id) || givenUp(job)) continue;
-      if ((job.nextAttemptAt ?? 0) <= t) core.write(job.id, { state: job.resumeState ?? 'found', resumeState: null, nextAttemptAt: null });
-      else later(job.nextAttemptAt as number);
+      const left = dueIn(job, t);
+      if (left <= 0) core.write(job.id, { state: job.resumeState ?? 'found', resumeState: null, nextAttemptAt: null });
+      else later(t + left);
     }
     jobs = liveMine();
 
     for (const job of jobs) {
       if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job)) continue;
-      if ((job.nextAttemptAt ?? 0) > t) later(job.nextAttemptAt as number);
+      const left = dueIn(job, t);
+      if (left > 0) later(t + left);
       else work(job, (j) => archiveJob(core, j), (j, error) => archiveFailed(core, j, error));
     }
 
