@@ -47,7 +47,7 @@ export type ApiClient = {
   /** POST census/receipt. Not idempotent: see NetworkError.requestSent. */
   sendBatch(kind: RecordKind, records: unknown[]): Promise<ImportCreated>;
   /** POST payroll-submissions: one grant per item, in order. */
-  requestGrants(items: FileMetadata[]): Promise<ReceivedGrant[]>;
+  requestGrants(items: FileMetadata[], signal?: AbortSignal): Promise<ReceivedGrant[]>;
   /** PUT the file to a grant's address; the etag is the server's MD5 of what it received (quotes removed). */
   uploadFile(uploadUrl: string, filePath: string, opts: UploadOptions): Promise<UploadResult>;
   listDeliveries(query?: DeliveriesFilter): Promise<DeliveryAttempt[]>;
@@ -69,6 +69,8 @@ type Call<S extends z.ZodType> = {
   mode: RetryMode;
   expect: number;
   schema: S;
+  /** Stops the request and its retries (the uploader is stopping). */
+  signal?: AbortSignal;
 };
 
 function checkRetry(retry: RetryOptions): RetryOptions {
@@ -84,10 +86,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const log = options.logger;
 
-  const send = async (method: string, url: URL, headers: Record<string, string>, body?: Buffer, fresh = false): Promise<HttpResponse> => {
+  const send = async (
+    method: string, url: URL, headers: Record<string, string>, body?: Buffer, fresh = false, signal?: AbortSignal,
+  ): Promise<HttpResponse> => {
     const res = await transport.send({
       method, url, headers: { accept: 'application/json', ...headers }, freshConnection: fresh,
-      ...(body ? { body } : {}),
+      ...(body ? { body } : {}), ...(signal ? { signal } : {}),
       timeout: { ms: timeoutMs, kind: 'total' }, maxResponseBytes: MAX_ANSWER_BYTES,
     });
     log?.debug(`${method} ${url.pathname} -> ${res.status} (trace ${responseHeader(res, 'x-trace-id') ?? 'none'})`);
@@ -127,17 +131,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return await withRetries(request, spec.mode, retry, log, async () => {
         const token = await tokenOnce();
         const fresh = spec.mode === 'unsafe';
-        let res = await send(spec.method, url, headers(token), body, fresh);
+        let res = await send(spec.method, url, headers(token), body, fresh, spec.signal);
         if (res.status === 401 && !renewed) {
           // A 401 means the token was refused before anything was done, so even a POST may go again.
           renewed = true;
           tokens.invalidate(token);
           log?.info(`${request}: the token was refused; retrying once with a new one`);
-          res = await send(spec.method, url, headers(await tokenOnce()), body, fresh);
+          res = await send(spec.method, url, headers(await tokenOnce()), body, fresh, spec.signal);
         }
         if (res.status !== spec.expect) throw errorFromResponse(res, request);
         return { value: parseResponse(res, spec.schema, request), res };
-      });
+      }, spec.signal);
     } catch (error) {
       if (spec.mode === 'unsafe' && error instanceof NetworkError && error.requestSent) {
         throw new NetworkError(
@@ -159,9 +163,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return call({ method: 'POST', path: `/law/api/v1/${kind}`, body: records, mode: 'unsafe', expect: 201, schema: importCreatedSchema });
     },
 
-    async requestGrants(items) {
+    async requestGrants(items, signal) {
       const path = '/law/api/v1/payroll-submissions';
-      const { value: grants, res } = await exchange({ method: 'POST', path, body: items, mode: 'safe', expect: 201, schema: submissionResponseSchema });
+      const { value: grants, res } = await exchange({
+        method: 'POST', path, body: items, mode: 'safe', expect: 201, schema: submissionResponseSchema, ...(signal ? { signal } : {}),
+      });
       if (grants.length !== items.length) {
         throw new UnexpectedResponseError({
           status: 201, request: `POST ${path}`, messages: [`asked for ${items.length} grants, got ${grants.length}`],

@@ -1,7 +1,7 @@
 /** When a failed call is tried again, and after how long: exponential backoff with full jitter, Retry-After honoured. */
 import { backoffMs } from '../../lib/backoff';
 import type { Logger } from '../../lib/logger';
-import { ApiError, NetworkError } from './api-errors';
+import { AbortError, ApiError, NetworkError } from './api-errors';
 import { isTlsFailure } from './http-transport';
 
 export type RetryOptions = { retries: number; baseDelayMs: number; maxDelayMs: number };
@@ -56,6 +56,8 @@ export function doNotRetry<T extends object>(error: T): T {
  */
 export async function withRetries<T>(
   what: string, mode: RetryMode, options: RetryOptions, logger: Logger | undefined, attempt: () => Promise<T>,
+  /** Stops the waiting between tries (an AbortError): the caller is stopping. */
+  signal?: AbortSignal,
 ): Promise<T> {
   for (let n = 0; ; n++) {
     try {
@@ -67,7 +69,23 @@ export async function withRetries<T>(
       if (retryAfter !== undefined && retryAfter > options.maxDelayMs) throw error;
       const delay = retryAfter ?? backoffDelay(n, options);
       logger?.warn(`${what}: ${(error as Error).message}; retry ${n + 1} of ${options.retries} in ${delay} ms`);
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await pause(delay, signal);
     }
   }
+}
+
+/** Waits `ms`, or until `signal` aborts (then an AbortError). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -37,7 +37,8 @@ function onDuplicate(core: QueueCore, job: Job, reason: string): void {
 export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void> {
   if (jobs.length === 0) return;
   try {
-    const grants = await core.api.requestGrants(jobs.map(metadataOf));
+    // A stop cuts the request and its retries short: the files stay in granting and go again at the next start.
+    const grants = await core.api.requestGrants(jobs.map(metadataOf), core.signal);
     // The grants' lives are counted on this computer's clock from here (grant-life.ts).
     const receivedAt = core.now();
     if (grants.length !== jobs.length) throw new Error(`the service answered ${grants.length} grants for ${jobs.length} files`);
@@ -56,6 +57,7 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void>
       core.write(job.id, { state: 'uploading', ...times, lastError: null });
     }));
   } catch (error) {
+    if (core.signal.aborted) return;
     const failure = classify(error);
     const refused = failure.kind === 'http' && (failure.status === 400 || failure.status === 422);
     if (refused && jobs.length > 1) {

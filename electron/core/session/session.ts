@@ -256,7 +256,7 @@ export function createSession(options: SessionOptions): Session {
       return clientFor(target.profile, target.url, target.service?.clientId);
     };
     return {
-      requestGrants: (items) => client().requestGrants(items),
+      requestGrants: (items, signal) => client().requestGrants(items, signal),
       uploadFile: (url, path, opts) => client().uploadFile(url, path, opts),
       sendBatch: (kind, records) => client().sendBatch(kind, records),
     };
