@@ -4,8 +4,8 @@
  * new version, queued again (the outcome of the earlier version is kept in the journal, nothing is moved).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, lstat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { identityOf } from '../watcher/stable-file';
@@ -162,15 +162,35 @@ async function fileInTheWay(root: string, dir: string): Promise<string | undefin
   return undefined;
 }
 
+/**
+ * Why a file could not be filed away, in words for the clerk when the cause is one they can mend: a file in the way
+ * of the archive folder, a full disk, a folder that cannot be written. Node's recursive mkdir says ENOENT for a
+ * folder it may not make on a read-only disk, so that is told by asking whether the archive's root may be written.
+ */
+export async function whyNotFiled(root: string, dir: string, error: unknown): Promise<string> {
+  const code = errorCode(error);
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    const blocking = await fileInTheWay(root, dir);
+    if (blocking) {
+      return `a file named "${printableName(basename(blocking))}" in ${printableName(dirname(blocking))} is where the folder of that name must be; move or rename that file`;
+    }
+  }
+  if (code === 'ENOSPC') return `the disk that holds ${printableName(dir)} is full; free some space on it`;
+  // EACCES and EPERM may also be a lock on the file itself (Windows): only a folder that is not writable is said so.
+  const unwritable = code === 'EROFS'
+    || (['ENOENT', 'EACCES', 'EPERM'].includes(code ?? '') && (await access(root, constants.W_OK).then(() => false, () => true)));
+  if (unwritable) {
+    return `${printableName(root)} cannot be written (a read-only disk or share, or this user may not change it); make it writable for this user`;
+  }
+  return describeError(error);
+}
+
 /** An archive failure (a locked file, a read-only folder): retried with backoff; the outcome itself stands. */
 export async function archiveFailed(core: QueueCore, job: Job, error: unknown): Promise<void> {
   const delay = retryDelayMs(job.attempts + 1, core.retry, core.random);
   core.write(job.id, { attempts: job.attempts + 1, nextAttemptAt: core.now() + delay });
   const { root, dir } = archiveDirOf(core, job);
-  const blocking = ['ENOTDIR', 'EEXIST'].includes(errorCode(error) ?? '') ? await fileInTheWay(root, dir) : undefined;
-  const why = blocking
-    ? `a file named "${printableName(basename(blocking))}" in ${printableName(dirname(blocking))} is where the folder of that name must be; move or rename that file`
-    : describeError(error);
+  const why = await whyNotFiled(root, dir, error);
   const message = `${printableName(job.name)}: moving the file to its archive folder failed: ${why}; trying again later`;
   core.logger.warn(message);
   core.emit('error', new Error(message, { cause: error }));
