@@ -1,5 +1,7 @@
+import { realpath } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { createLogger, type Logger } from '../../lib/logger';
 import { isCandidateName } from './candidate-name';
 import { classifyFsError, describeError, errorPath } from '../../lib/fs-errors';
@@ -56,6 +58,10 @@ export type FolderWatcher = {
 
 const READY_TIMEOUT_MS = 10_000;
 
+// Node's own walk through the path (lstat and readlink of each part), not the system call fs/promises uses: that one
+// fails on some Windows drives (RAM disks, some network shares) and turns a mapped drive letter into its UNC path.
+const resolveLinks = promisify(realpath);
+
 export function createFolderWatcher(options: FolderWatcherOptions): FolderWatcher {
   const settings = resolveWatcherOptions(options);
   const root = resolve(settings.folder);
@@ -67,6 +73,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   let running = false;
   let present: boolean | undefined;
   let identity: string | undefined;
+  // Where `root` led when chokidar was started: the folder itself, or the folder its symbolic link points to.
+  let watched: string | undefined;
   let chokidar: TopLevelWatch | undefined;
   let tracker: StabilityTracker | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -107,7 +115,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   const onWatchError = (error: unknown): void => {
     const message = describeError(error);
     const path = errorPath(error);
-    if (path !== undefined && resolve(path) !== root) {
+    if (path !== undefined && resolve(path) !== root && resolve(path) !== watched) {
       // One file chokidar could not stat (a symlink loop, a locked file): the stability check reports it on its own
       // terms, and restarting the watch would not help.
       logger.debug(`chokidar could not watch ${path}: ${message}`);
@@ -124,11 +132,12 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     }));
   };
 
-  const openChokidar = async (): Promise<void> => {
+  const openChokidar = async (real: string): Promise<void> => {
     await closeChokidar();
     if (!running) return;
+    watched = real;
     const opened = watchTopLevel(
-      root,
+      { path: root, real },
       { usePolling: settings.usePolling, pollIntervalMs: settings.pollIntervalMs, readyTimeoutMs: READY_TIMEOUT_MS },
       {
         onCandidate: (path) => tracker?.consider(path),
@@ -151,6 +160,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     absentWhy = why;
     present = false;
     identity = undefined;
+    watched = undefined;
     rearm = 'none';
     lastWatchError = undefined;
     tracker?.cancelAll();
@@ -162,12 +172,12 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (problem && !sameReason) reportError(problem);
   };
 
-  const becomePresent = async (id: string): Promise<void> => {
+  const becomePresent = async (id: string, real: string): Promise<void> => {
     const returning = present === false;
     present = true;
     identity = id;
     absentWhy = undefined;
-    await openChokidar();
+    await openChokidar(real);
     if (!running) return closeChokidar();
     if (returning) {
       logger.info(`Watched folder "${root}" is available again`);
@@ -177,9 +187,13 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   };
 
   const doCheckFolder = async (periodic: boolean): Promise<void> => {
+    let real;
     let info;
     try {
-      info = await stat(root);
+      // The folder's path may be a symbolic link (to a network share, say), or become one: it is watched where it
+      // leads, and a link that now leads elsewhere is another folder. Links inside the folder are never followed.
+      real = await resolveLinks(root);
+      info = await stat(real);
     } catch (error) {
       if (!running) return;
       if (classifyFsError(error) === 'gone') return becomeAbsent('it does not exist');
@@ -190,7 +204,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (!info.isDirectory()) {
       return becomeAbsent('it is not a folder', new Error(`The watched folder "${root}" is a file, not a folder`));
     }
-    const id = `${info.dev}:${info.ino}`;
+    const id = `${info.dev}:${info.ino}:${real}`;
     // A folder check started by an event acts on 'replaced' at once; a 'restart' waits for the periodic check.
     if (present === true && id === identity && (rearm === 'none' || (rearm === 'restart' && !periodic))) return;
     const replaced = present === true && (id !== identity || rearm === 'replaced');
@@ -199,7 +213,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     // Removed and recreated between two checks: the old chokidar handle watches a dead folder.
     if (replaced) await becomeAbsent('it was removed and created again');
     if (restart) logger.info(`Restarting the watch of "${root}"`);
-    if (running) await becomePresent(id);
+    if (running) await becomePresent(id, real);
     if (restart && running) inBackground(sweep());
   };
 
@@ -302,6 +316,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
         tracker = undefined;
         present = undefined;
         identity = undefined;
+        watched = undefined;
         rearm = 'none';
         lastWatchError = undefined;
         absentWhy = undefined;

@@ -74,15 +74,27 @@ export class StayClosedWatcher extends FSWatcher {
   }
 }
 
-/** chokidar on one folder, depth 0: only candidate files at its top level, never subfolders. */
-export function watchTopLevel(folder: string, options: TopLevelWatchOptions, handlers: TopLevelWatchHandlers): TopLevelWatch {
-  const root = resolve(folder);
+/**
+ * The watched folder: `path` as the user gave it, `real` where it leads once its symbolic links are resolved. The
+ * path may be a link (to a network share, say); chokidar is given `real` because it does not follow links, not even
+ * the folder it was asked to watch.
+ */
+export type WatchedFolder = { path: string; real: string };
+
+/**
+ * chokidar on one folder, depth 0: only candidate files at its top level, never subfolders. Files are reported
+ * under `folder.path`, as the sweep lists them, so both name a file the same way.
+ */
+export function watchTopLevel(folder: WatchedFolder, options: TopLevelWatchOptions, handlers: TopLevelWatchHandlers): TopLevelWatch {
+  const root = resolve(folder.real);
+  const reported = resolve(folder.path);
   let open = true;
   const isTopLevelCandidate = (path: string): boolean => dirname(resolve(path)) === root && isCandidateName(basename(path));
+  const asReported = (path: string): string => join(reported, basename(path));
   const chokidarOptions: ChokidarOptions = {
     depth: 0,
     ignoreInitial: true,
-    // A link is reported as the link (and refused): its target is never watched or read.
+    // A link in the folder is reported as the link (and refused): its target is never watched or read.
     followSymlinks: false,
     usePolling: options.usePolling,
     interval: options.pollIntervalMs,
@@ -96,12 +108,12 @@ export function watchTopLevel(folder: string, options: TopLevelWatchOptions, han
   };
   const instance = new StayClosedWatcher(chokidarOptions, options.readyTimeoutMs);
   const candidate = (path: string): void => {
-    if (open && isTopLevelCandidate(path)) handlers.onCandidate(resolve(path));
+    if (open && isTopLevelCandidate(path)) handlers.onCandidate(asReported(path));
   };
   instance.on('add', candidate);
   instance.on('change', candidate);
   instance.on('unlink', (path) => {
-    if (open) handlers.onRemoved(resolve(path));
+    if (open && dirname(resolve(path)) === root) handlers.onRemoved(asReported(path));
   });
   instance.on('unlinkDir', (path) => {
     if (open && resolve(path) === root) handlers.onFolderDeleted();
