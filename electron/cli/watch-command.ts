@@ -2,11 +2,12 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import type { ImportResult } from '../../shared';
 import type { Job } from '../core/queue';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UnreadableFileError, isCandidateName } from '../core/watcher';
 import { createLogger } from '../lib/logger';
-import { printableName } from '../lib/printable-name';
+import { printableName, printableText } from '../lib/printable-name';
+import { whenLockLost, type LockLost } from '../lib/process-lock';
 import { baseUrlOf } from '../../shared/settings.schema';
 import { openCliContext, usageErrors } from './cli-context';
 import { openCliSession } from './cli-session';
@@ -26,7 +27,8 @@ export const WATCH_USAGE = `Usage: payroll-uploader watch [<folder>] [--env loca
                 a file still changing then stays in place for the next run (exit code 1); so does
                 a file that cannot be read (access denied, or locked through the retries), said at once
   --json        one JSON line per event on standard output
-  Exit code 3: another uploader already works on this data folder.`;
+  Exit code 3: another uploader already works on this data folder.
+  Exit code 1 also when the data folder is removed (or taken by another uploader) while this one runs: it stops.`;
 
 /** How long `--once` waits, by default, for a file to stop changing. */
 const DEFAULT_MAX_WAIT_S = 600;
@@ -40,6 +42,18 @@ async function candidates(folder: string): Promise<Set<string>> {
     if (isCandidateName(entry.name) && !entry.isDirectory()) found.add(join(folder, entry.name));
   }
   return found;
+}
+
+/** What the clerk is told when the data folder's lock went while the uploader ran (it then stops). */
+function describeLost(lost: LockLost): string {
+  const folder = printableText(dirname(lost.path));
+  if (lost.reason === 'folder-removed') {
+    return `the data folder ${folder} was removed while the uploader ran; uploads stopped, and nothing more is written there. `
+      + 'Restore the folder (from the recycle bin or a backup) or start the uploader again: files still claimed in the watched '
+      + "folder's .processing/ folder are taken up again";
+  }
+  return `another process took over the data folder ${folder} (its lock file ${printableText(lost.path)} now names it); `
+    + 'this uploader stopped so that only one works on that folder. Stop the other one first, or give each its own data folder (PAYROLL_DATA_DIR)';
 }
 
 function describeImport(job: Job, result: ImportResult): string {
@@ -102,8 +116,23 @@ export async function watchCommand(args: string[]): Promise<number> {
     if (error instanceof UnreadableFileError && pending.delete(error.path)) unreadable.set(error.path, error.reason);
   });
   let interrupted = false;
+  // The data folder's lock lost (the folder removed, another process holding it now): this uploader must stop at once,
+  // or two would work on one journal's claims.
+  let lockLost = false;
+  const dataDir = resolve(ctx.dataDir);
+  let stopLost: () => void = () => undefined;
+  const unsubscribe = whenLockLost((lost) => {
+    if (lockLost || resolve(dirname(lost.path)) !== dataDir) return;
+    lockLost = true;
+    process.stderr.write(`payroll-uploader watch: ${describeLost(lost)}\n`);
+    stopLost();
+  });
   const stopped = new Promise<void>((done) => {
     const onSignal = () => {
+      interrupted = true;
+      done();
+    };
+    stopLost = () => {
       interrupted = true;
       done();
     };
@@ -122,6 +151,7 @@ export async function watchCommand(args: string[]): Promise<number> {
       await session.watch.start();
       logger.info(`watching ${folder} (${profile}, ${baseUrlOf(session.settings(), profile) ?? ''}); Ctrl+C stops`);
       await stopped;
+      if (lockLost) return EXIT.failure;
       await sayInterrupted();
       return EXIT.ok;
     }
@@ -135,7 +165,7 @@ export async function watchCommand(args: string[]): Promise<number> {
     await session.watch.stop();
     await Promise.race([session.idle(), stopped]);
     if (interrupted) {
-      await sayInterrupted();
+      if (!lockLost) await sayInterrupted();
       return EXIT.failure;
     }
     await Promise.race([Promise.allSettled([...results]), stopped]);
@@ -148,6 +178,7 @@ export async function watchCommand(args: string[]): Promise<number> {
     }
     return failures.length > 0 || pending.size > 0 || unreadable.size > 0 ? EXIT.failure : EXIT.ok;
   } finally {
+    unsubscribe();
     detach();
     await session.close();
   }

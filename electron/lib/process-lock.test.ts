@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LockedError, SAME_HOST_STALE_MS, acquireProcessLock } from './process-lock';
+import { eventually } from '../../test/helpers/local-server';
+import { LockedError, SAME_HOST_STALE_MS, acquireProcessLock, whenLockLost, type LockLost } from './process-lock';
 
 let dir: string;
 let other: ChildProcess | undefined;
@@ -48,5 +49,51 @@ describe('acquireProcessLock', () => {
     await lock.release();
     await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(other.exitCode).toBeNull();
+  });
+});
+
+describe('a held lock', () => {
+  let unsubscribe = (): unknown => undefined;
+  afterEach(() => unsubscribe());
+  it('writes its lock file again when only the file was deleted, so a second process is still refused', async () => {
+    const path = join(dir, 'upload-queue.lock');
+    const lost: LockLost[] = [];
+    unsubscribe = whenLockLost((l) => lost.push(l));
+    const lock = await acquireProcessLock(path, 'uploader');
+    const text = await readFile(path, 'utf8');
+    await unlink(path);
+    expect(await eventually(() => readFile(path, 'utf8').catch(() => undefined))).toBe(text);
+    await expect(acquireProcessLock(path, 'uploader')).rejects.toBeInstanceOf(LockedError);
+    expect(lost).toEqual([]);
+    await lock.release();
+  });
+
+  it('is lost when its folder is removed, or replaced by a new folder of that name, and says so once', async () => {
+    const data = join(dir, 'data');
+    await mkdir(data);
+    const path = join(data, 'upload-queue.lock');
+    const lost: LockLost[] = [];
+    unsubscribe = whenLockLost((l) => lost.push(l));
+    const lock = await acquireProcessLock(path, 'uploader');
+    await rename(data, join(dir, 'elsewhere'));
+    await mkdir(data);
+    await eventually(() => lost[0]);
+    expect(lost).toEqual([{ path, what: 'uploader', reason: 'folder-removed' }]);
+    // The new folder is not written to: no lock file appears in it, and release leaves it alone.
+    await lock.release();
+    await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('is lost when its file now names another process (taken over), and release leaves that lock in place', async () => {
+    const path = join(dir, 'upload-queue.lock');
+    const lost: LockLost[] = [];
+    unsubscribe = whenLockLost((l) => lost.push(l));
+    const lock = await acquireProcessLock(path, 'uploader');
+    const theirs = `${JSON.stringify({ pid: process.pid + 1, host: 'another-host', since: '2026-01-01T00:00:00.000Z', what: 'uploader' })}\n`;
+    await writeFile(path, theirs);
+    await eventually(() => lost[0]);
+    expect(lost).toEqual([{ path, what: 'uploader', reason: 'taken' }]);
+    await lock.release();
+    expect(await readFile(path, 'utf8')).toBe(theirs);
   });
 });

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { errorCode } from './fs-errors';
 
 export const HEARTBEAT_MS = 10_000;
@@ -19,6 +20,11 @@ export const STALE_MS = 60_000;
  * here a live pid is some evidence the holder still runs, and taking a live uploader's lock would let two run.
  */
 export const SAME_HOST_STALE_MS = 30 * HEARTBEAT_MS;
+/**
+ * How often the holder looks that its lock file is still there and still its own. Far more often than the heartbeat:
+ * a lock file gone (its folder deleted, say) lets another process take the folder, and the holder must stop at once.
+ */
+export const CHECK_MS = 1_000;
 
 export type LockHolder = { pid: number; host: string; since: string; what: string };
 
@@ -32,6 +38,24 @@ export class LockedError extends Error {
 }
 
 export type ProcessLock = { readonly path: string; release(): Promise<void> };
+
+/**
+ * Why a held lock was lost: its folder was removed (or replaced by another folder of that name), or its file now
+ * names another process. The holder must stop working on the folder: another process may be working on it now.
+ */
+export type LockLost = { path: string; what: string; reason: 'folder-removed' | 'taken' };
+
+const lostListeners = new Set<(lost: LockLost) => void>();
+
+/**
+ * Calls `listener` when any lock this process holds is lost. For code that does not take the lock itself but must
+ * stop when it goes (the command line's watch, whose session's queue holds the uploader's lock). Returns the
+ * unsubscribe.
+ */
+export function whenLockLost(listener: (lost: LockLost) => void): () => void {
+  lostListeners.add(listener);
+  return () => lostListeners.delete(listener);
+}
 
 function alive(pid: number): boolean {
   try {
@@ -69,15 +93,18 @@ function isStale(found: { holder: LockHolder; mtimeMs: number }, now: number): b
 
 /**
  * Takes the lock at `path` or throws LockedError. `what` names the holder in the message ("uploader"), `chooseFolder`
- * how another data folder is chosen.
+ * how another data folder is chosen. Its loss while held is told to whenLockLost's listeners.
  */
 export async function acquireProcessLock(path: string, what: string, chooseFolder?: string): Promise<ProcessLock> {
+  // The folder as it was when taken: a folder deleted and made again under the same name is another folder (the
+  // journal beside the lock went with the old one).
+  const folder = await stat(dirname(path));
   const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), what };
   const text = `${JSON.stringify(mine)}\n`;
   for (let tries = 0; tries < 5; tries += 1) {
     try {
       await writeFile(path, text, { flag: 'wx', mode: 0o600 });
-      return held(path, text);
+      return held(path, text, what, folder);
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     }
@@ -105,19 +132,63 @@ export async function acquireProcessLock(path: string, what: string, chooseFolde
   throw new LockedError(path, found?.holder ?? { pid: NaN, host: '?', since: '', what: 'process' }, chooseFolder);
 }
 
-function held(path: string, text: string): ProcessLock {
-  const beat = setInterval(() => {
-    const now = new Date();
-    void utimes(path, now, now).catch(() => undefined);
-  }, HEARTBEAT_MS);
-  beat.unref();
+/**
+ * The held lock: renews the heartbeat, and every CHECK_MS looks that the file is still ours. A lock file deleted
+ * while its folder stays (a clean-up tool) is written again; a folder removed or replaced, or a lock that names
+ * another process, is lost: the holder is told and the lock does nothing more.
+ */
+function held(path: string, text: string, what: string, folder: { dev: number; ino: number }): ProcessLock {
   let released = false;
+  let lastBeat = Date.now();
+  let checking = false;
+  const lose = (reason: LockLost['reason']): void => {
+    released = true;
+    clearInterval(timer);
+    const lost: LockLost = { path, what, reason };
+    for (const listener of [...lostListeners]) {
+      try {
+        listener(lost);
+      } catch {
+        // One listener failing must not keep the others from hearing that the lock is gone.
+      }
+    }
+  };
+  const check = async (): Promise<void> => {
+    const now = Date.now();
+    const dir = await stat(dirname(path)).catch(() => undefined);
+    if (!dir || dir.dev !== folder.dev || dir.ino !== folder.ino) return lose('folder-removed');
+    const current = await readFile(path, 'utf8').catch((error: unknown) => (errorCode(error) === 'ENOENT' ? null : undefined));
+    if (current === null) {
+      // Only the lock file went: written again with O_EXCL, so a process that took the folder meanwhile keeps it.
+      const written = await writeFile(path, text, { flag: 'wx', mode: 0o600 }).then(() => 'yes', (error: unknown) => (errorCode(error) === 'EEXIST' ? 'taken' : 'no'));
+      if (written === 'taken') return lose('taken');
+      // Not written (the disk is full, say): tried again at the next look.
+      if (written === 'yes') lastBeat = now;
+      return undefined;
+    }
+    // Unreadable for a moment (a share hiccups): judged at the next look.
+    if (current === undefined) return undefined;
+    if (current !== text) return lose('taken');
+    if (now - lastBeat >= HEARTBEAT_MS) {
+      lastBeat = now;
+      await utimes(path, new Date(now), new Date(now)).catch(() => undefined);
+    }
+    return undefined;
+  };
+  const timer = setInterval(() => {
+    if (checking || released) return;
+    checking = true;
+    void check().finally(() => {
+      checking = false;
+    });
+  }, CHECK_MS);
+  timer.unref();
   return {
     path,
     async release() {
       if (released) return;
       released = true;
-      clearInterval(beat);
+      clearInterval(timer);
       // Only our own lock is removed (never one another process took over meanwhile).
       const current = await readFile(path, 'utf8').catch(() => undefined);
       if (current === text) await unlink(path).catch(() => undefined);

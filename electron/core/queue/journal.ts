@@ -8,6 +8,7 @@ import Database from 'libsql';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordKind } from '../../../shared';
+import { journalOpenError } from './journal-errors';
 import type { BatchJob, BatchState, Job, JobService, JobState, StableFile } from './job-types';
 
 type Db = InstanceType<typeof Database>;
@@ -98,11 +99,28 @@ export type Journal = {
   close(): void;
 };
 
-/** Opens (creating if needed) the journal in `dataDir`. */
+/**
+ * Opens (creating if needed) the journal in `dataDir`. A journal that is damaged or cannot be written throws
+ * JournalUnusableError, naming the file and what to do; the file itself is never changed or replaced here.
+ */
 export function openJournal(dataDir: string): Journal {
-  mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, JOURNAL_FILE);
-  const db: Db = new Database(path);
+  let db: Db | undefined;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    db = new Database(path);
+    return journalOn(db, path);
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // Closing a connection to a damaged file may fail too; the error that matters is the first one.
+    }
+    throw journalOpenError(path, error);
+  }
+}
+
+function journalOn(db: Db, path: string): Journal {
   // WAL + synchronous FULL: every acknowledged change is on disk before we act on it, even across a power cut
   // (NORMAL would already survive kill -9; the writes are few and small, so FULL costs little).
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
