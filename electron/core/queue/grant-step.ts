@@ -9,8 +9,6 @@ import { printableName } from '../../lib/printable-name';
 /** The scope the handshake POST needs (docs/service-decisions.md §5). */
 export const HANDSHAKE_SCOPE = 'submissions:write';
 
-export { GRANT_MARGIN_MS, grantUsable } from './grant-life';
-
 function metadataOf(job: Job): FileMetadata {
   return {
     fileType: job.fileType as FileTypeCode,
