@@ -6,8 +6,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UnreadableFileError, isCandidateName } from '../core/watcher';
 import { createLogger } from '../lib/logger';
-import { printableName, printableText } from '../lib/printable-name';
-import { whenLockLost, type LockLost } from '../lib/process-lock';
+import { printableName } from '../lib/printable-name';
+import { whenLockLost } from '../lib/process-lock';
 import { baseUrlOf } from '../../shared/settings.schema';
 import { openCliContext, usageErrors } from './cli-context';
 import { openCliSession } from './cli-session';
@@ -42,18 +42,6 @@ async function candidates(folder: string): Promise<Set<string>> {
     if (isCandidateName(entry.name) && !entry.isDirectory()) found.add(join(folder, entry.name));
   }
   return found;
-}
-
-/** What the clerk is told when the data folder's lock went while the uploader ran (it then stops). */
-function describeLost(lost: LockLost): string {
-  const folder = printableText(dirname(lost.path));
-  if (lost.reason === 'folder-removed') {
-    return `the data folder ${folder} was removed while the uploader ran; uploads stopped, and nothing more is written there. `
-      + 'Restore the folder (from the recycle bin or a backup) or start the uploader again: files still claimed in the watched '
-      + "folder's .processing/ folder are taken up again";
-  }
-  return `another process took over the data folder ${folder} (its lock file ${printableText(lost.path)} now names it); `
-    + 'this uploader stopped so that only one works on that folder. Stop the other one first, or give each its own data folder (PAYROLL_DATA_DIR)';
 }
 
 function describeImport(job: Job, result: ImportResult): string {
@@ -123,8 +111,9 @@ export async function watchCommand(args: string[]): Promise<number> {
   let stopLost: () => void = () => undefined;
   const unsubscribe = whenLockLost((lost) => {
     if (lockLost || resolve(dirname(lost.path)) !== dataDir) return;
+    // The session says why (an error event: a warning line, or a JSON line with --json); the run ends with exit code 1.
     lockLost = true;
-    process.stderr.write(`payroll-uploader watch: ${describeLost(lost)}\n`);
+    process.stderr.write('payroll-uploader watch: stopped, as the data folder\'s lock was lost (why is said above)\n');
     stopLost();
   });
   const stopped = new Promise<void>((done) => {

@@ -97,8 +97,10 @@ describe('payroll-uploader watch and its data folder', () => {
       await eventually(() => stat(join(dataDir, 'upload-queue.lock')).catch(() => undefined), 30_000);
       await rm(dataDir, { recursive: true, force: true });
       expect(await watch.exited).toBe(1);
-      expect(watch.stderr()).toContain(`payroll-uploader watch: the data folder ${dataDir} was removed while the uploader ran; `
-        + 'uploads stopped, and nothing more is written there.');
+      const said = watch.events.filter((e) => e.event === 'error').map((e) => (e.data as { message: string }).message);
+      expect(said).toContainEqual(expect.stringContaining(`Uploads stopped: the data folder ${dataDir} was removed while the uploader ran; `
+        + 'uploads stopped, and nothing more is written there.'));
+      expect(watch.stderr()).toContain('payroll-uploader watch: stopped, as the data folder\'s lock was lost (why is said above)');
     } finally {
       watch.child.kill('SIGTERM');
     }

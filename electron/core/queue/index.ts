@@ -1,4 +1,4 @@
-export { createUploadQueue, type UploadQueue, type UploadQueueOptions } from './upload-queue';
+export { LOCK_FILE, createUploadQueue, type UploadQueue, type UploadQueueOptions } from './upload-queue';
 export { BatchValidationError } from './manual-batches';
 export { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './backoff';
 export { openJournal, JOURNAL_FILE, type Journal, type JobPatch } from './journal';

@@ -7,25 +7,26 @@
  * only the jobs queued for them; when the profile, its base URL or its client id changes, the pipeline is closed
  * (in-flight uploads resume later, for their own service and client) and opened again for the new one.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { DeliveryAttempt, ImportResult, RecordKind } from '../../../shared';
 import type { FolderState, LocalServerState } from '../../../shared/bridge';
 import type { ProfileName, Settings, SettingsPatch } from '../../../shared/settings.schema';
 import { PROFILE_TITLES, baseUrlOf } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
 import { createLogger, type Logger } from '../../lib/logger';
+import { whenLockLost } from '../../lib/process-lock';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import type { RunningServer, StartOptions } from '../../server/server';
 import { createApiClient, type ApiClient, type DeliveriesFilter } from '../api';
 import { clientIdOf, resolveCredentials, type SecretStore } from '../credentials';
 import {
-  JOURNAL_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
+  JOURNAL_FILE, LOCK_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
   type RetryPolicy, type UploadQueue,
 } from '../queue';
 import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
 import { createLocalServerPart, pointsAtAppServer, type AppClient } from './local-server-part';
-import { ConflictError, NotConfiguredError, UploadsStoppedError } from './session-errors';
+import { ConflictError, NotConfiguredError, UploadsStoppedError, lockLostMessage } from './session-errors';
 import { openUploaderPart, type UploaderEvents, type UploaderPart } from './uploader-part';
 import { createWatchPart } from './watch-part';
 
@@ -319,6 +320,20 @@ export function createSession(options: SessionOptions): Session {
     }).catch((error: unknown) => logger.error(`switching the upload service failed: ${describeError(error)}`));
   }
 
+  // The uploader's lock lost while it ran (the data folder removed under the app, another process taking it): uploads
+  // stop at once, said first (the command line may be ending on the same news), and go on when the watch is reopened.
+  const lockFile = resolve(options.dataDir, LOCK_FILE);
+  const offLockLost = whenLockLost((lost) => {
+    if (closed || resolve(lost.path) !== lockFile) return;
+    events.emit('error', new UploadsStoppedError(`Uploads stopped: ${lockLostMessage(lost)}`));
+    retargeting = retargeting.then(async () => {
+      const old = uploader;
+      uploader = undefined;
+      await old?.stop();
+      await watch.suspend();
+    }).catch((error: unknown) => logger.error(`stopping uploads after the data folder's lock was lost: ${describeError(error)}`));
+  });
+
   // Changes made in this session retarget at once; the settings file changed by another process is noticed here.
   const recheck = setInterval(() => {
     if (!uploader || !uploaderTarget || closed) return;
@@ -439,6 +454,7 @@ export function createSession(options: SessionOptions): Session {
       if (closed) return;
       closed = true;
       clearInterval(recheck);
+      offLockLost();
       await watch.stop().catch((error: unknown) => logger.warn(`stopping the watcher: ${describeError(error)}`));
       await retargeting;
       await opening?.catch(() => undefined);
