@@ -113,7 +113,7 @@ export async function watchCommand(args: string[]): Promise<number> {
     if (lockLost || resolve(dirname(lost.path)) !== dataDir) return;
     // The session says why (an error event: a warning line, or a JSON line with --json); the run ends with exit code 1.
     lockLost = true;
-    process.stderr.write('payroll-uploader watch: stopped, as the data folder\'s lock was lost (why is said above)\n');
+    process.stderr.write('payroll-uploader watch: stopped, as the data folder\'s lock was lost (its error message says why)\n');
     stopLost();
   });
   const stopped = new Promise<void>((done) => {

@@ -100,7 +100,7 @@ describe('payroll-uploader watch and its data folder', () => {
       const said = watch.events.filter((e) => e.event === 'error').map((e) => (e.data as { message: string }).message);
       expect(said).toContainEqual(expect.stringContaining(`Uploads stopped: the data folder ${dataDir} was removed while the uploader ran; `
         + 'uploads stopped, and nothing more is written there.'));
-      expect(watch.stderr()).toContain('payroll-uploader watch: stopped, as the data folder\'s lock was lost (why is said above)');
+      expect(watch.stderr()).toContain('payroll-uploader watch: stopped, as the data folder\'s lock was lost (its error message says why)');
     } finally {
       watch.child.kill('SIGTERM');
     }
