@@ -8,7 +8,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../electron/server/local/local-schemas';
-import { startCli } from '../helpers/cli';
+import { startCli, uploaderEnv } from '../helpers/cli';
 import type { CliServer } from '../helpers/local-server';
 import { ROOT, TEST_CLIENT, api, eventually, getToken, spawnServerCli, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
@@ -63,10 +63,7 @@ describe('watch --once when this computer\'s clock is 20 minutes ahead of the se
    * ends), it is stopped there, and `looping` says so.
    */
   const watchOnce = async (url: string, dir: string) => {
-    const run = startCli(['watch', dir, '--base-url', url, '--once'], {
-      PAYROLL_DATA_DIR: await folder('skew-data-'), PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: TEST_CLIENT.secret,
-      PAYROLL_LOG_LEVEL: 'warn',
-    });
+    const run = startCli(['watch', dir, '--base-url', url, '--once'], uploaderEnv(await folder('skew-data-')));
     let looping = false;
     const ended = run.exited.then(() => true);
     while (!(await Promise.race([ended, new Promise<false>((r) => setTimeout(() => r(false), 250))]))) {

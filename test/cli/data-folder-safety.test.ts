@@ -6,9 +6,9 @@ import { chmod, mkdir, readFile, readdir, rename, rm, stat, truncate, writeFile 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimOwner } from '../../electron/core/queue/folder-claims';
-import { OBEYING_FILE_MODES, runCli, startCli } from '../helpers/cli';
+import { OBEYING_FILE_MODES, runCli, startCli, uploaderEnv } from '../helpers/cli';
 import type { TestServer } from '../helpers/local-server';
-import { TEST_CLIENT, eventually, startTestServer, tempDir } from '../helpers/local-server';
+import { eventually, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
 
 describe('payroll-uploader watch and its data folder', () => {
@@ -28,9 +28,7 @@ describe('payroll-uploader watch and its data folder', () => {
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
     dirs = [];
   });
-  const envOf = (dataDir: string): NodeJS.ProcessEnv => ({
-    PAYROLL_DATA_DIR: dataDir, PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: TEST_CLIENT.secret, PAYROLL_LOG_LEVEL: 'warn',
-  });
+  const envOf = (dataDir: string) => uploaderEnv(dataDir);
   /** A data folder whose journal a first run made. */
   const withJournal = async () => {
     const dataDir = await folder();

@@ -8,9 +8,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { md5 } from '../helpers/csv-fixtures';
-import { runCli, startCli } from '../helpers/cli';
+import { runCli, startCli, uploaderEnv } from '../helpers/cli';
 import type { TestServer } from '../helpers/local-server';
-import { TEST_CLIENT, eventually, startTestServer, tempDir } from '../helpers/local-server';
+import { eventually, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
 
 type LocalProfile = { baseUrl?: string; clientId?: string };
@@ -36,9 +36,7 @@ describe('the Local profile on the command line', () => {
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
     dirs = [];
   });
-  const freshEnv = async (): Promise<NodeJS.ProcessEnv & { PAYROLL_DATA_DIR: string }> => ({
-    PAYROLL_DATA_DIR: await folder(), PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: TEST_CLIENT.secret, PAYROLL_LOG_LEVEL: 'warn',
-  });
+  const freshEnv = async () => uploaderEnv(await folder());
 
   it('watch without --env sends to a Local address of the user\'s own, not to an embedded server', async () => {
     const env = await freshEnv();

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared';
-import { runCli, startCli } from '../helpers/cli';
+import { runCli, startCli, uploaderEnv } from '../helpers/cli';
 import { md5 } from '../helpers/csv-fixtures';
 import type { TestServer } from '../helpers/local-server';
 import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from '../helpers/local-server';
@@ -29,10 +29,7 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
     dirs.push(dir);
     return dir;
   };
-  const envFor = async (extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> => ({
-    PAYROLL_DATA_DIR: await folder('payroll-data-'), PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: TEST_CLIENT.secret,
-    PAYROLL_LOG_LEVEL: 'warn', ...extra,
-  });
+  const envFor = async (extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> => uploaderEnv(await folder('payroll-data-'), extra);
   const uploaded = (srv: TestServer, checksum: string) =>
     Object.values(srv.ctx.db.prepare("SELECT count(*) AS n FROM files WHERE checksum = ? AND status = 'UPLOADED'").get(checksum) as object)[0] as number;
   const posts = (srv: TestServer) => {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { censusChunks, md5 } from '../helpers/csv-fixtures';
-import { OBEYING_FILE_MODES, runCli, startCli } from '../helpers/cli';
+import { OBEYING_FILE_MODES, runCli, startCli, uploaderEnv } from '../helpers/cli';
 import type { TestServer } from '../helpers/local-server';
-import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from '../helpers/local-server';
+import { api, eventually, getToken, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv, receiptCsv } from '../helpers/queue-kit';
 
 const day = () => {
@@ -41,10 +41,7 @@ describe('payroll-uploader watch, send and deliveries', () => {
     dirs = [];
   });
   const freshEnv = async () => {
-    env = {
-      PAYROLL_DATA_DIR: await folder(), PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: TEST_CLIENT.secret,
-      PAYROLL_LOG_LEVEL: 'warn',
-    };
+    env = uploaderEnv(await folder());
     return env;
   };
 

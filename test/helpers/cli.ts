@@ -2,9 +2,14 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './local-server';
+import { ROOT, TEST_CLIENT } from './local-server';
 
 export const CLI = join(ROOT, 'bin/payroll-uploader.js');
+
+/** The environment of a command run on `dataDir` as the test client, its log kept to warnings and errors. */
+export function uploaderEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { PAYROLL_DATA_DIR: string } {
+  return { PAYROLL_DATA_DIR: dataDir, PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: TEST_CLIENT.secret, PAYROLL_LOG_LEVEL: 'warn', ...extra };
+}
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
