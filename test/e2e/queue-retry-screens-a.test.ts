@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { censusRow, csvText } from '../helpers/csv-fixtures';
+import type { JobWindow } from '../../shared/bridge';
 import { api, getToken } from '../helpers/local-server';
+import { callBridge, type UiApp } from '../helpers/ui-app';
 import { checkZoom, signedInWorld, TEST_CLIENT, visit } from './screens-a-kit';
 
 /**
@@ -56,6 +58,18 @@ async function switchTo(page: Page, name: 'Sandbox' | 'Local test server'): Prom
   await section.getByText(`Files are now sent to ${name}.`).waitFor();
   await page.getByRole('link', { name: 'Queue' }).click();
   await page.getByRole('heading', { name: 'Queue', level: 2 }).waitFor();
+}
+
+/** Waits until the file waits to retry with its next try at least `ms` away (the backoff grows with each failed try). */
+async function nextTryAtLeast(ui: UiApp, name: string, ms: number): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const { body } = await callBridge(ui, 'jobs.query', { states: ['waiting'] });
+    const job = (body as { result: JobWindow }).result.items.find((item) => item.name === name);
+    if (job?.nextAttemptAt !== undefined && job.nextAttemptAt - Date.now() >= ms) return;
+    if (Date.now() > deadline) throw new Error(`${name} never waited ${ms} ms for its next try: ${JSON.stringify(job)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 describe('Queue: a file waiting to retry when Retry now cannot help (Chromium)', () => {
@@ -111,6 +125,8 @@ describe('Queue: a file waiting to retry when Retry now cannot help (Chromium)',
     const { ui, page } = signedIn;
     await fileWaitingToRetry();
     const reason = row().getByText(/^Requesting an upload address failed/);
+    // The row freezes as it was when the engine stops: stop it while the file waits, not while a try is under way.
+    await nextTryAtLeast(signedIn.ui, 'census-a.csv', 5_000);
     await reason.waitFor();
     // The background service goes away: Retry now cannot reach it, a real failure the clerk can meet.
     await ui.stop();
