@@ -147,6 +147,31 @@ describe('SendRecordsScreen: new hires', () => {
     expect(sent).toEqual([]);
   });
 
+  it('marks nothing on a person added after a check stopped the send, until the clerk types into it', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    type(person(1), /^Last name/, 'Smith');
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    await waitFor(() => expect(within(person(1)).getByLabelText(/^Hire date/).getAttribute('aria-invalid')).toBe('true'));
+
+    await user.click(screen.getByRole('button', { name: 'Add another person' }));
+    await screen.findByRole('group', { name: 'Person 2' });
+    // Person 1 is checked again with the form (the array changed); that check must be over before looking at person 2.
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date is required'));
+    const invalid = () => within(person(2)).queryAllByRole('textbox').concat(within(person(2)).queryAllByRole('combobox'))
+      .filter((el) => el.getAttribute('aria-invalid') === 'true');
+    expect(invalid()).toEqual([]);
+    expect(screen.getByRole('alert').textContent).not.toContain('Person 2');
+
+    // Typed into, it is a person like any other: Send names what it still lacks.
+    type(person(2), /^Last name/, 'Jones');
+    await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
+    await waitFor(() => expect(within(person(2)).getByLabelText(/^Hire date/).getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByRole('alert').textContent).toContain('Person 2: Hire date is required');
+    expect(sent).toEqual([]);
+  });
+
   it('says that a date that does not exist is not a real date, rather than that it is required', async () => {
     const { bridge, sent } = bridgeThatAccepts();
     renderScreen(<SendRecordsScreen />, bridge);

@@ -113,10 +113,27 @@ function withRealDates(resolver: Resolver<BatchFormValues, unknown, BatchFormOut
   };
 }
 
+/**
+ * Blank rows among filled ones are left out of a send (`submit` removes them), so the form's check does not call
+ * them incomplete either: a row just added after a failed send shows no marks until the clerk types into it. A form
+ * of blank rows only is checked as it is, since that is what Send would send.
+ */
+function withBlankRowsLeftOut(resolver: Resolver<BatchFormValues, unknown, BatchFormOutput>): Resolver<BatchFormValues, unknown, BatchFormOutput> {
+  return async (values, context, options) => {
+    const filled = values.rows.filter((row) => !isEmptyRow(row));
+    const result = await resolver(values, context, options);
+    if (filled.length === 0 || filled.length === values.rows.length || !Array.isArray(result.errors.rows)) return result;
+    const rowErrors = (result.errors.rows as unknown[]).map((error, i) => (isEmptyRow(values.rows[i]!) ? undefined : error));
+    // Nothing left to say: the values are those of the filled rows, as Send would check them.
+    if (rowErrors.every((error) => error === undefined)) return resolver({ rows: filled }, context, options);
+    return { values: {}, errors: { ...result.errors, rows: rowErrors } as FieldErrors<BatchFormValues> };
+  };
+}
+
 /** A panel's form and state, made once and kept while the app runs. */
 function createPanel(kind: RecordKind, fixed: Record<string, unknown>) {
   const options = {
-    resolver: withRealDates(zodResolver(formSchema(kind, fixed)) as unknown as Resolver<BatchFormValues, unknown, BatchFormOutput>),
+    resolver: withRealDates(withBlankRowsLeftOut(zodResolver(formSchema(kind, fixed)) as unknown as Resolver<BatchFormValues, unknown, BatchFormOutput>)),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   } as const;
