@@ -295,14 +295,14 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
     }
   }, 400_000);
 
-  it('a full disk under the journal: files seen meanwhile are picked up once space returns', async () => {
+  it('a full disk under the journal: said once, naming the data folder, and files seen meanwhile are picked up once space returns', async () => {
     const mountPoint = await folder('payroll-tmpfs-');
     const run = promisify(execFile);
     await run('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint]);
     try {
       const dataDir = join(mountPoint, 'data');
       await mkdir(dataDir);
-      const env = { ...(await envFor()), PAYROLL_DATA_DIR: dataDir };
+      const env = { ...(await envFor()), PAYROLL_DATA_DIR: dataDir, PAYROLL_LOG_LEVEL: 'debug' };
       const dir = await folder();
       const watch = startCli(['watch', dir, '--base-url', server.url, '--json'], env);
       try {
@@ -314,9 +314,16 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
         await run('sh', ['-c', `dd if=/dev/zero of=${join(mountPoint, 'filler')} bs=4k 2>/dev/null || true`]);
         const contents = Array.from({ length: 5 }, (_, i) => censusCsv(`disk-full-${i}`, 30));
         await Promise.all(contents.map((c, i) => writeFile(join(dir, `census-full-${i}.csv`), c)));
-        await eventually(() => watch.events.find((e) => e.event === 'error' && /journal could not be written/.test(String(e.data.message))), 60_000);
+        const full = () => watch.events.filter((e) => e.event === 'error' && /cannot be taken up for now/.test(String(e.data.message)));
+        await eventually(() => full()[0], 60_000);
+        expect(String(full()[0]!.data.message)).toContain(`the disk that holds the data folder ${dataDir} is full`);
+        expect(String(full()[0]!.data.message)).toMatch(/free some space on it\. They wait in the watched folder/);
+        // The watcher offers each file again at every sweep; what waits is not said again each time.
+        await eventually(() => ((watch.stderr().match(/census-full-\d\.csv waits too/g) ?? []).length >= 10 ? true : undefined), 60_000);
+        expect(full()).toHaveLength(1);
         for (const c of contents) expect(uploaded(server, md5(c))).toBe(0);
         await rm(join(mountPoint, 'filler'));
+        await eventually(() => watch.events.find((e) => e.event === 'notice' && /the upload journal can be written again/.test(String(e.data.message))), 60_000);
         await eventually(() => (contents.every((c) => uploaded(server, md5(c)) === 1) ? true : undefined), 120_000, 250);
         await eventually(async () => ((await listFiles(dir)).filter((f) => f.startsWith('uploaded/')).length === 6 ? true : undefined), 60_000);
       } finally {

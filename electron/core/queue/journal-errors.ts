@@ -80,3 +80,20 @@ export function journalOpenError(path: string, error: unknown, today = new Date(
   return new JournalUnusableError(path, 'other', `the upload journal ${shown} could not be opened (${describeError(error)}); `
     + 'nothing was changed. Check that the data folder is there and can be written, then start the uploader again.', { cause: error });
 }
+
+const SQLITE_FULL = 13;
+
+/**
+ * Why a change to the open journal at `path` failed, in words that name the data folder and what to do: SQLite's own
+ * ("database or disk is full") name neither. The caller says what waits meanwhile.
+ */
+export function journalWriteProblem(path: string, error: unknown): string {
+  const folder = printableText(dirname(path));
+  const fsCode = errorCode(error);
+  if (sqliteCode(error) === SQLITE_FULL || fsCode === 'ENOSPC') {
+    return `the disk that holds the data folder ${folder} is full (${describeError(error)}); free some space on it`;
+  }
+  const problem = writeProblem(dirname(path));
+  if (problem) return `the data folder ${folder} cannot be written (${problem})`;
+  return `the upload journal ${printableText(path)} could not be written (${describeError(error)})`;
+}

@@ -3,14 +3,15 @@
  * the claims in a shared export folder, and the folder watcher feeding them. The session replaces it when the
  * service changes, so a job is only ever sent to the service it was queued for.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Settings } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
 import type { Logger } from '../../lib/logger';
 import { printableName } from '../../lib/printable-name';
-import { createUploadQueue, type JobService, type QueueApi, type QueueEvents, type RetryPolicy, type UploadQueue } from '../queue';
+import { JOURNAL_FILE, createUploadQueue, type JobService, type QueueApi, type QueueEvents, type RetryPolicy, type UploadQueue } from '../queue';
 import { moveNoClobber } from '../queue/archive';
 import { createFolderClaims } from '../queue/folder-claims';
+import { journalWriteProblem } from '../queue/journal-errors';
 import { createFolderWatcher, type FolderWatcher } from '../watcher';
 import type { StableFile } from '../watcher/stable-file';
 
@@ -77,17 +78,37 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
   });
   let watcher: FolderWatcher | undefined;
 
+  /**
+   * Why the journal could not take the files found lately (a full disk), while it cannot: said once, not again for
+   * each file at each sweep, and said to be over once a file is journaled again.
+   */
+  let journalProblem: string | undefined;
+  const journalPath = join(options.dataDir, JOURNAL_FILE);
+
   /** Journals a claimed file; when the journal cannot be written (a full disk) the watcher offers it again later. */
   const take = (file: StableFile, from: FolderWatcher | undefined, refused?: string): void => {
     try {
       if (refused) queue.refuse(file, refused);
       else queue.add(file);
+      if (journalProblem !== undefined) {
+        journalProblem = undefined;
+        const message = 'the upload journal can be written again: the files that waited in the watched folder are taken up';
+        logger.info(message);
+        emit('notice', message);
+      }
     } catch (error) {
       // The file stays claimed in .processing/; our own unjournaled claims are taken up again at the next start, and
       // the sweep offers the file again (the claim is given back to the folder first).
-      const message = `${printableName(file.name)}: the upload journal could not be written (${describeError(error)}); the file is offered again at the next sweep`;
-      logger.error(message);
-      emit('error', new Error(message, { cause: error }));
+      const problem = journalWriteProblem(journalPath, error);
+      if (problem === journalProblem) {
+        logger.debug(`${printableName(file.name)} waits too: ${problem}`);
+      } else {
+        journalProblem = problem;
+        const message = `new files cannot be taken up for now (${printableName(file.name)} first): ${problem}. `
+          + 'They wait in the watched folder, where nothing is lost, and are taken up once the journal can be written again.';
+        logger.error(message);
+        emit('error', new Error(message, { cause: error }));
+      }
       if (file.claimedFrom) {
         void moveNoClobber(file.path, file.claimedFrom).then(
           () => from?.offerAgain(file.claimedFrom as string),
