@@ -5,9 +5,10 @@
  * them all back from SQLite each time made a folder of 1,000 files cost quadratic time.
  */
 import Database from 'libsql';
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordKind } from '../../../shared';
+import { NotOwnError, makePrivateDir, makePrivateFile } from '../../lib/private-files';
 import { journalOpenError } from './journal-errors';
 import type { BatchJob, BatchState, Job, JobService, JobState, StableFile } from './job-types';
 
@@ -107,7 +108,9 @@ export function openJournal(dataDir: string): Journal {
   const path = join(dataDir, JOURNAL_FILE);
   let db: Db | undefined;
   try {
-    mkdirSync(dataDir, { recursive: true });
+    // Payroll file names and unused upload addresses: for this user's eyes only, as the settings beside it.
+    makePrivateDir(dataDir);
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) if (file === path || existsSync(file)) makePrivateFile(file);
     db = new Database(path);
     return journalOn(db, path);
   } catch (error) {
@@ -116,6 +119,7 @@ export function openJournal(dataDir: string): Journal {
     } catch {
       // Closing a connection to a damaged file may fail too; the error that matters is the first one.
     }
+    if (error instanceof NotOwnError) throw error;
     throw journalOpenError(path, error);
   }
 }

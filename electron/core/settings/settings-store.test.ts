@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,20 @@ describe('createSettingsStore', () => {
       fileTypeRules: [{ contains: 'staff', fileType: '1' }],
       preflight: 'block',
     });
+  });
+
+  it('writes the file for its owner only (a proxy password may be in it), whatever the umask', async () => {
+    const before = process.umask(0o022);
+    try {
+      const store = createSettingsStore({ cwd: path.join(dir, 'new-data-folder') });
+      store.update({ proxy: 'http://clerk:secret@proxy.example:3128' });
+      expect((await stat(store.path)).mode & 0o777).toBe(0o600);
+      expect((await stat(path.dirname(store.path))).mode & 0o777).toBe(0o700);
+      store.update({ proxy: 'http://clerk:other@proxy.example:3128' });
+      expect((await stat(store.path)).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(before);
+    }
   });
 
   it('merges nested objects, replaces arrays, and removes keys patched to undefined', () => {

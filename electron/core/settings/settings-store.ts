@@ -2,6 +2,7 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/settings.schema';
+import { PRIVATE_FILE_MODE, makePrivateDir, makePrivateFile } from '../../lib/private-files';
 import { isPlainObject, mergePatch } from './merge-patch';
 import { SettingsFileError, SettingsValidationError, formatIssues } from './settings-errors';
 
@@ -54,11 +55,17 @@ export function settingsConfOptions(cwd: string) {
     accessPropertiesByDotNotation: false,
     serialize: (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`,
     deserialize,
+    // A proxy's password may be in it: every write (temp file + rename) leaves it owner-only.
+    configFileMode: PRIVATE_FILE_MODE,
   };
 }
 
 /** Opens a conf-like backing with settingsConfOptions; a broken file is reported as SettingsFileError. */
 export function openSettingsBacking<B extends SettingsBacking>(cwd: string, open: (options: ReturnType<typeof settingsConfOptions>) => B): B {
+  // The data folder is made owner-only here, where it is first opened, and a settings file written before this
+  // version (readable by others) is made so too.
+  makePrivateDir(cwd);
+  makePrivateFile(path.join(cwd, `${FILE_NAME}.json`), { create: false });
   try {
     return open(settingsConfOptions(cwd));
   } catch (error) {

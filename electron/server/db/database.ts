@@ -1,6 +1,6 @@
 /** The local server's one SQLite file: schema and opening. A restart loses nothing. */
 import Database from 'libsql';
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { makePrivateDir, makePrivateFile } from '../../lib/private-files';
 import { join } from 'node:path';
 
 export type Db = InstanceType<typeof Database>;
@@ -50,24 +50,11 @@ function addMissingColumns(db: Db): void {
 
 export const DB_FILE = 'payroll-local.sqlite';
 
-/** Owner-only modes: the folder holds the signing keys and uploaded payroll files. */
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
-
-/** Creates a folder (and its missing parents) readable by its owner only; an existing folder is left as it is. */
-export function makePrivateDir(dir: string): void {
-  const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  // mkdir's mode is filtered by the umask; the folder itself is set exactly.
-  if (created !== undefined) chmodSync(dir, PRIVATE_DIR_MODE);
-}
-
-/** Opens (creating if needed) the database in the data folder, in WAL mode; the file is owner-only (0600). */
+/** Opens (creating if needed) the database in the data folder, in WAL mode; the folder and file are owner-only. */
 export function openDatabase(dataDir: string): Db {
   makePrivateDir(dataDir);
   const file = join(dataDir, DB_FILE);
-  // SQLite gives its -wal and -shm files the database file's mode, so setting it first covers all three.
-  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
-  chmodSync(file, PRIVATE_FILE_MODE);
+  makePrivateFile(file);
   const db = new Database(file);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   db.exec(SCHEMA);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../../shared';
 import type { ServerContext } from '../context';
-import { PRIVATE_FILE_MODE } from '../db/database';
+import { PRIVATE_FILE_MODE } from '../../lib/private-files';
 import { BODY_STALL_MS } from '../http/body-stall';
 import { HttpError } from '../http/http-error';
 import type { FileRow } from './files-repo';

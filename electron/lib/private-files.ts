@@ -1,0 +1,71 @@
+/**
+ * Owner-only folders and files for what the app keeps of its own: the uploader's data folder (the settings, which
+ * may hold a proxy's password; the journal, with payroll file names and unused upload addresses) and the local
+ * server's (its signing keys and the uploaded payroll files). No other user of the computer may read or change them.
+ *
+ * A folder or file that is already there is made owner-only too: access for others is taken away, the owner's own
+ * bits are left as they are (a folder its owner made read-only stays read-only). One that belongs to another user is
+ * refused, since that user could read it or put a settings file of theirs in it. Where the file system keeps no
+ * modes (a network share, a FAT disk) or cannot be changed, what follows says what is wrong in its own words.
+ * Windows keeps access in ACLs, not modes: there the folder under the user's profile is private already.
+ */
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
+import { errorCode } from './fs-errors';
+import { printableText } from './printable-name';
+
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+const POSIX = process.platform !== 'win32';
+
+/** A data folder or file that belongs to another user of this computer. */
+export class NotOwnError extends Error {
+  constructor(readonly path: string, kind: 'folder' | 'file') {
+    super(`the ${kind} ${printableText(path)} belongs to another user of this computer, who could read or change what the app keeps `
+      + `there (settings, upload journal, keys); the app uses only a data folder of your own. Choose another data folder `
+      + `(PAYROLL_DATA_DIR), or have this one given to your user.`);
+    this.name = 'NotOwnError';
+  }
+}
+
+/** Refuses another user's folder or file, and takes away access by others (never adds any). */
+function keepPrivate(path: string, stats: Stats, kind: 'folder' | 'file', change: () => void): void {
+  if (!POSIX) return;
+  if (stats.uid !== process.getuid?.()) throw new NotOwnError(path, kind);
+  if ((stats.mode & 0o077) === 0) return;
+  try {
+    change();
+  } catch {
+    // A file system without modes or a read-only disk: opening the journal or the settings says what is wrong.
+  }
+}
+
+/** Creates a folder (and its missing parents) readable by its owner only, or makes the existing one so. */
+export function makePrivateDir(dir: string): void {
+  const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const stats = statSync(dir);
+  // mkdir's mode is filtered by the umask; a new folder is set exactly.
+  if (created !== undefined && POSIX) chmodSync(dir, PRIVATE_DIR_MODE);
+  else keepPrivate(dir, stats, 'folder', () => chmodSync(dir, stats.mode & 0o700));
+}
+
+/**
+ * Creates an empty file readable by its owner only, or makes the existing one so; with `create: false` a missing file
+ * is left missing (one that must not exist empty, such as the settings). SQLite gives a database's -wal and -shm
+ * files the database file's mode, so a database made private before it is opened stays private.
+ */
+export function makePrivateFile(path: string, { create = true }: { create?: boolean } = {}): void {
+  let fd: number;
+  try {
+    fd = openSync(path, create ? 'a' : 'r', PRIVATE_FILE_MODE);
+  } catch (error) {
+    if (!create && errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    keepPrivate(path, stats, 'file', () => chmodSync(path, stats.mode & 0o600));
+  } finally {
+    closeSync(fd);
+  }
+}
