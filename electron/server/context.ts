@@ -20,7 +20,7 @@ export type ServerContext = {
   keys: ServerKeys;
   /** Where uploaded files are kept. */
   uploadsDir: string;
-  /** `http(s)://host:port` once listening; upload addresses are built on it. */
+  /** `http(s)://host:port` of the bind address once listening; absolute URLs in answers use it when the request's Host is not this machine (http/request-base-url.ts). */
   baseUrl(): string;
   processor: Processor;
   deliveries: DeliveryEngine;

@@ -16,7 +16,8 @@ import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
 import {
-  HTTP_SERVER_OPTIONS, MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, newTraceId,
+  HTTP_SERVER_OPTIONS, MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, installNoEmptyParameters,
+  newTraceId,
 } from './http/error-handling';
 import { BODY_STALL_MS, installBodyStall } from './http/body-stall';
 import { installExpectContinue } from './http/expect-continue';
@@ -164,6 +165,7 @@ async function startWithFolder(input: StartOptions): Promise<RunningServer> {
   installJsonBody(app);
   installFaults(app, ctx);
   installRequestLog(app, ctx);
+  installNoEmptyParameters(app);
   await app.register(oauthRoutes(ctx));
   await app.register(importRoutes(ctx));
   await app.register(fileRoutes(ctx));

@@ -1,5 +1,5 @@
 /** Tokens and client credentials as strict clients and careful testers use them, over real HTTP. */
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { SignJWT } from 'jose';
@@ -98,6 +98,48 @@ describe('tokens of clients that changed', () => {
       .setSubject('a').setIssuedAt(now).setExpirationTime(now + 3600).setJti('y').sign(key);
     expect((await api(server.url, present, 'POST', '/law/api/v1/census', census)).status).toBe(201);
     await server.stop();
+  });
+});
+
+describe('scopes of clients that changed', () => {
+  it('lets a token use only the scopes its client holds now: a restart that takes one away takes it from earlier tokens (403 insufficient_scope)', async () => {
+    const dataDir = await tempDir();
+    const a = { id: 'a', secret: 'a-secret-value-1' };
+    let server = await startTestServer({ dataDir, clients: [{ ...a, scopes: all }] });
+    const before = await getToken(server.url, a);
+    expect((await api(server.url, before, 'POST', '/law/api/v1/census', census)).status).toBe(201);
+    await server.stop();
+
+    // Restart: a keeps its secret (so its token stays valid) but only reads deliveries now.
+    server = await startTestServer({ dataDir, clients: [{ ...a, scopes: ['deliveries:read'] }] });
+    try {
+      for (const [method, path, body] of [['POST', '/law/api/v1/census', census], ['POST', '/law/api/v1/payroll-submissions', []]] as const) {
+        const refused = await api(server.url, before, method, path, body);
+        expect(refused.status, path).toBe(403);
+        const scope = path.endsWith('census') ? 'census:write' : 'submissions:write';
+        // RFC 6750 section 3.1: the challenge names the scope the request needed.
+        expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${scope}"`);
+        expect((refused.body as { errors: string[] }).errors).toEqual([
+          `the client a does not hold the scope ${scope} that this endpoint needs (it was taken away after this token was issued); `
+          + 'the client must be given that scope (the local server takes a client\'s scopes from --client, --clients-file or PAYROLL_SERVER_CLIENTS at start)',
+        ]);
+      }
+      expect((await api(server.url, before, 'GET', '/law/api/v1/deliveries')).status).toBe(200);
+      const after = await getToken(server.url, a);
+      expect((await api(server.url, after, 'POST', '/law/api/v1/census', census)).status).toBe(403);
+      await server.stop();
+
+      // Restart: a holds census:write again, but a token issued without it does not carry it; a new one does.
+      server = await startTestServer({ dataDir, clients: [{ ...a, scopes: ['census:write'] }] });
+      const stale = await api(server.url, after, 'POST', '/law/api/v1/census', census);
+      expect(stale.status).toBe(403);
+      expect(stale.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="census:write"');
+      expect((stale.body as { errors: string[] }).errors[0]).toContain('request a new token');
+      expect((await api(server.url, await getToken(server.url, a), 'POST', '/law/api/v1/census', census)).status).toBe(201);
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -174,6 +174,22 @@ describe('the service surface through the CLI (--client with scopes, --token-ttl
     expect(openapi.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('answers a path that leaves a route parameter empty as an unknown route: 404, before any token check', async () => {
+    const cases = [
+      ['GET', '/law/api/v1/deliveries/'], ['GET', '/local/v1/imports/'], ['POST', '/local/v1/deliveries//redeliver'], ['PUT', '/uploads/'],
+    ] as const;
+    for (const [method, path] of cases) {
+      for (const bearer of [token, undefined]) {
+        const res = await api(server.url, bearer, method, path);
+        expectErrorBody(res, 404);
+        expect((res.body as { errors: string[] }).errors, `${method} ${path}`).toEqual([`no such endpoint: ${method} ${path}`]);
+      }
+    }
+    // With an id they are the routes they were.
+    expect((await api(server.url, token, 'GET', '/law/api/v1/deliveries/x')).status).toBe(400);
+    expect((await api(server.url, token, 'GET', '/local/v1/imports/x')).body).toMatchObject({ errors: ['no import with id x'] });
+  });
+
   it('puts traceId in the body of every 500, equal to X-Trace-Id', async () => {
     const path = '/law/api/v1/deliveries';
     expect((await api(server.url, token, 'PUT', '/local/v1/faults', [{ pathPrefix: path, errorRate: 1, errorStatus: 500 }])).status).toBe(200);

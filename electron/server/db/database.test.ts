@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/local-server';
 import { DB_FILE, openDatabase } from './database';
+import { unfinishedImports } from './imports-repo';
 
 const opened: { close(): void }[] = [];
 const dirs: string[] = [];
@@ -32,4 +33,28 @@ it('gives a data folder made before the delivery attempts had a failure column t
   const again = openDatabase(dir);
   opened.push(again);
   expect((again.prepare('PRAGMA table_info(deliveries)').all() as { name: string }[]).filter((c) => c.name === 'failure')).toHaveLength(1);
+});
+
+it('numbers the imports of a data folder made before they were numbered in arrival order: a file arrived at its upload', async () => {
+  const dir = await tempDir();
+  dirs.push(dir);
+  const old = openDatabase(dir);
+  // As an earlier version left them: a file import's received_at was its grant's time, and no row had a seq.
+  const file = old.prepare(`INSERT INTO files (id, client_id, import_id, file_name, file_type, checksum, reference_date, status, expires_at, created_at, uploaded_at)
+    VALUES (?, 'c', ?, ?, ?, ?, '2026-01-31T00:00:00Z', 'UPLOADED', 0, ?, ?)`);
+  const entry = old.prepare(`INSERT INTO imports (id, client_id, kind, source, file_name, status, received_at, seq) VALUES (?, 'c', ?, ?, ?, ?, ?, NULL)`);
+  entry.run('receipts', 'receipt', 'file', 'r.csv', 'QUEUED', '2026-03-01T10:00:00.000Z');
+  file.run('f-receipts', 'receipts', 'r.csv', '2', 'a'.repeat(32), '2026-03-01T10:00:00.000Z', '2026-03-01T10:05:00.000Z');
+  entry.run('census', 'census', 'file', 'c.csv', 'PROCESSING', '2026-03-01T10:01:00.000Z');
+  file.run('f-census', 'census', 'c.csv', '1', 'b'.repeat(32), '2026-03-01T10:01:00.000Z', '2026-03-01T10:02:00.000Z');
+  entry.run('batch', 'receipt', 'json', null, 'QUEUED', '2026-03-01T10:03:00.000Z');
+  entry.run('waiting', 'census', 'file', 'w.csv', 'AWAITING_UPLOAD', '2026-03-01T10:04:00.000Z');
+  old.close();
+
+  const db = openDatabase(dir);
+  opened.push(db);
+  expect(unfinishedImports(db).map((row) => [row.id, row.received_at])).toEqual([
+    ['census', '2026-03-01T10:02:00.000Z'], ['batch', '2026-03-01T10:03:00.000Z'], ['receipts', '2026-03-01T10:05:00.000Z'],
+  ]);
+  expect(db.prepare('SELECT id FROM imports ORDER BY seq').all()).toEqual([{ id: 'census' }, { id: 'batch' }, { id: 'waiting' }, { id: 'receipts' }]);
 });

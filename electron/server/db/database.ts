@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS imports (
   status TEXT NOT NULL, records INTEGER, accepted INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL DEFAULT 0,
   errors TEXT NOT NULL DEFAULT '[]', reason TEXT, payload TEXT, received_at TEXT NOT NULL, processed_at TEXT, seq INTEGER);
 CREATE INDEX IF NOT EXISTS imports_status ON imports(status);
+CREATE INDEX IF NOT EXISTS imports_seq ON imports(seq);
 CREATE TABLE IF NOT EXISTS census_registrations (
   client_id TEXT NOT NULL, employee_registration TEXT NOT NULL, PRIMARY KEY (client_id, employee_registration)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS files (
@@ -48,6 +49,23 @@ function addMissingColumns(db: Db): void {
   }
 }
 
+/**
+ * Imports recorded before they were numbered in arrival order (seq, see imports-repo.ts) get their numbers: in the
+ * order their data arrived, a file's at its upload, which then becomes its received_at as it is for new files
+ * (it was the time of its grant). Their numbers come after any already given.
+ */
+function numberImportsInArrivalOrder(db: Db): void {
+  if (!db.prepare('SELECT 1 FROM imports WHERE seq IS NULL LIMIT 1').get()) return;
+  db.transaction(() => {
+    db.exec(`UPDATE imports SET received_at = files.uploaded_at FROM files
+      WHERE files.import_id = imports.id AND files.status = 'UPLOADED' AND files.uploaded_at IS NOT NULL AND imports.seq IS NULL`);
+    const { last } = db.prepare('SELECT COALESCE(MAX(seq), 0) AS last FROM imports').get() as { last: number };
+    db.prepare(`UPDATE imports SET seq = ? + arrival.n
+      FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY received_at, rowid) AS n FROM imports WHERE seq IS NULL) AS arrival
+      WHERE imports.id = arrival.id`).run(last);
+  })();
+}
+
 export const DB_FILE = 'payroll-local.sqlite';
 
 /** Opens (creating if needed) the database in the data folder, in WAL mode; the folder and file are owner-only. */
@@ -59,6 +77,7 @@ export function openDatabase(dataDir: string): Db {
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   db.exec(SCHEMA);
   addMissingColumns(db);
+  numberImportsInArrivalOrder(db);
   return db;
 }
 

@@ -30,13 +30,22 @@ export async function payloadToStore(json: string | Buffer): Promise<string | Bu
   return deflateAsync(json, { level: 1 });
 }
 
+/**
+ * The next arrival number (column `seq`). Imports are processed in the order their data arrived: a JSON batch when
+ * it is recorded, a file when its upload is complete (not when its address was granted). A running server hands
+ * them to the processor in that order; `seq` keeps it in the database, so a restart resumes them in the same order
+ * (received_at alone cannot: two arrivals may share a millisecond, and the clock may be set back between them).
+ * An import awaiting its upload holds the number of its grant until the file arrives.
+ */
+const NEXT_SEQ = '(SELECT COALESCE(MAX(seq), 0) + 1 FROM imports)';
+
 /** Records a new import; a JSON batch's `payload` is in the form `payloadToStore` gives (or plain JSON text). */
 export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | 'kind' | 'source' | 'status'> &
   Partial<Pick<ImportRow, 'file_name' | 'records'>> & { payload?: string | Buffer }): string {
   const receivedAt = new Date().toISOString();
   statement(db,
-    `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, payload, received_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, payload, received_at, seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_SEQ})`,
   ).run(row.id, row.client_id, row.kind, row.source, row.file_name ?? null, row.status, row.records ?? null, row.payload ?? null, receivedAt);
   return receivedAt;
 }
@@ -44,10 +53,16 @@ export function insertImport(db: Db, row: Pick<ImportRow, 'id' | 'client_id' | '
 /** Records an import that was processed as it arrived (one write instead of an insert and an update). */
 export function insertFinishedImport(db: Db, row: ImportRow): void {
   statement(db,
-    `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, accepted, rejected, errors, reason, received_at, processed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO imports (id, client_id, kind, source, file_name, status, records, accepted, rejected, errors, reason, received_at, processed_at, seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_SEQ})`,
   ).run(row.id, row.client_id, row.kind, row.source, row.file_name, row.status, row.records, row.accepted, row.rejected, row.errors,
     row.reason, row.received_at, row.processed_at);
+}
+
+/** A file import's data arrived (its upload completed at `at`): it is queued, received now, and last in arrival order. */
+export function queueUploadedImport(db: Db, importId: string, at: string): void {
+  statement(db, `UPDATE imports SET status = 'QUEUED', received_at = ?, seq = ${NEXT_SEQ} WHERE id = ? AND status = 'AWAITING_UPLOAD'`)
+    .run(at, importId);
 }
 
 /** The records of a JSON batch as they were accepted. */
@@ -85,9 +100,9 @@ export function finishImport(db: Db, row: ImportRow, outcome: ProcessOutcome): I
   return { ...row, status: 'REJECTED', records, reason: outcome.reason, processed_at: at, payload: null, parsed: undefined };
 }
 
-/** Imports a crash or stop left unfinished, oldest first. */
+/** Imports a crash or stop left unfinished, in the order their data arrived (the order a running server processes them in). */
 export function unfinishedImports(db: Db): ImportRow[] {
-  return statement(db, `SELECT * FROM imports WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY received_at, rowid`).all() as ImportRow[];
+  return statement(db, `SELECT * FROM imports WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY seq`).all() as ImportRow[];
 }
 
 export function toImportResult(row: ImportRow): ImportResult {

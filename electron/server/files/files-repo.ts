@@ -2,6 +2,7 @@
 import type { FileTypeCode } from '../../../shared';
 import type { Db } from '../db/database';
 import { statement } from '../db/database';
+import { queueUploadedImport } from '../db/imports-repo';
 
 export type FileStatus = 'GRANTED' | 'UPLOADED' | 'SUPERSEDED';
 
@@ -42,14 +43,15 @@ export function supersedeGrant(db: Db, file: FileRow): void {
   statement(db, `DELETE FROM imports WHERE id = ? AND status = 'AWAITING_UPLOAD'`).run(file.import_id);
 }
 
-/** Marks a grant used: the file is stored at `path` and its import queued. False when it was no longer GRANTED. */
+/** Marks a grant used: the file is stored at `path` and its import queued, received now. False when it was no longer GRANTED. */
 export function markUploaded(db: Db, file: FileRow, size: number, path: string): boolean {
+  const at = new Date().toISOString();
   return db.transaction(() => {
     const changed = statement(db, 
       `UPDATE files SET status = 'UPLOADED', size = ?, path = ?, uploaded_at = ? WHERE id = ? AND status = 'GRANTED'`,
-    ).run(size, path, new Date().toISOString(), file.id).changes;
+    ).run(size, path, at, file.id).changes;
     if (changed !== 1) return false;
-    statement(db, `UPDATE imports SET status = 'QUEUED' WHERE id = ? AND status = 'AWAITING_UPLOAD'`).run(file.import_id);
+    queueUploadedImport(db, file.import_id, at);
     return true;
   })();
 }

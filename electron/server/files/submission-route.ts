@@ -7,6 +7,7 @@ import { requireScope } from '../auth/require-scope';
 import type { ServerContext } from '../context';
 import { insertImport } from '../db/imports-repo';
 import { HttpError } from '../http/http-error';
+import { requestBaseUrl } from '../http/request-base-url';
 import type { FileRow } from './files-repo';
 import { insertFile, liveFilesWithChecksum, supersedeGrant } from './files-repo';
 import { signedUploadUrl } from './upload-signature';
@@ -60,6 +61,8 @@ export function submissionRoute(ctx: ServerContext) {
         if (messages.length) throw new HttpError(422, messages);
 
         const expires = expiryOf(Date.now(), ctx.options.uploadTtlSeconds);
+        // Where the client sent this request, so the upload goes where it already talks (and its TLS check holds).
+        const baseUrl = requestBaseUrl(ctx, request);
         const grants: UploadGrant[] = [];
         ctx.db.transaction(() => {
           for (const old of granted) supersedeGrant(ctx.db, old);
@@ -74,7 +77,7 @@ export function submissionRoute(ctx: ServerContext) {
             });
             grants.push({
               fileName: item.fileName, fileType: type.name,
-              uploadUrl: signedUploadUrl(ctx.keys.upload, ctx.baseUrl(), fileId, expires), expiration: isoOfUnix(expires),
+              uploadUrl: signedUploadUrl(ctx.keys.upload, baseUrl, fileId, expires), expiration: isoOfUnix(expires),
             });
           }
         })();

@@ -265,6 +265,25 @@ function refusalBeforeRoute(request: FastifyRequest): HttpError | undefined {
   return undefined;
 }
 
+/**
+ * Paths are exact, and a route parameter is never empty: the router would take `/law/api/v1/deliveries/` for
+ * `/law/api/v1/deliveries/:id` with the id '' (and answer that the id must be a whole number), so such a request is
+ * handed to the not-found handler, which answers it as the unknown route it is. Installed after every other onRequest
+ * hook but the routes' own (faults, the request log), so it is answered exactly as an unknown route, before any token
+ * check.
+ */
+export function installNoEmptyParameters(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const params = request.params as Record<string, unknown> | undefined;
+    if (params && Object.values(params).some((value) => value === '')) {
+      // Answering from a hook ends the hook chain: done is not called.
+      reply.callNotFound();
+      return;
+    }
+    done();
+  });
+}
+
 export function installErrorHandling(app: FastifyInstance, logger: Logger): void {
   const routes: { pattern: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {

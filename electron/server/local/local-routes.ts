@@ -10,6 +10,7 @@ import type { ServerContext } from '../context';
 import type { ImportRow } from '../db/imports-repo';
 import { toImportResult } from '../db/imports-repo';
 import { HttpError } from '../http/http-error';
+import { requestBaseUrl } from '../http/request-base-url';
 import { checkQuery } from '../http/query';
 import { faultStore } from './fault-store';
 import type { ImportsQuery, RequestsQuery } from './local-schemas';
@@ -38,7 +39,7 @@ export function localRoutes(ctx: ServerContext) {
 
     app.get('/local/v1/health', () => ({ status: 'ok' }));
 
-    app.get('/openapi.json', () => openApiDocument(ctx.baseUrl()));
+    app.get('/openapi.json', (request) => openApiDocument(requestBaseUrl(ctx, request)));
 
     app.get<{ Querystring: ImportsQuery }>('/local/v1/imports', { ...auth, config: { query: importsQuerySchema } }, (request) => {
       const q = request.query;
@@ -51,7 +52,9 @@ export function localRoutes(ctx: ServerContext) {
           params.push(value);
         }
       }
-      const rows = ctx.db.prepare(`SELECT * FROM imports WHERE ${where.join(' AND ')} ORDER BY received_at DESC, rowid DESC LIMIT ?`)
+      // Newest first: the import whose data arrived last (seq, the order they are processed in); one still awaiting
+      // its upload counts from its grant.
+      const rows = ctx.db.prepare(`SELECT * FROM imports WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`)
         .all(...params, q.limit) as ImportRow[];
       return rows.map(toImportResult);
     });

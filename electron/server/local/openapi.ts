@@ -25,7 +25,7 @@ const ok = (description: string, schema?: JsonSchema, headers?: Record<string, u
 const ERROR_MEANING: Record<number, string> = {
   400: 'validation failure; errors name each problem',
   401: 'bearer token missing, malformed, expired or wrongly signed (WWW-Authenticate: Bearer error="invalid_token")',
-  403: 'the token lacks the scope this endpoint needs',
+  403: 'the token lacks the scope this endpoint needs, or its client no longer holds it (WWW-Authenticate: Bearer error="insufficient_scope", scope="...")',
   404: 'unknown record',
   405: 'method not allowed on this path (Allow lists the methods)',
   409: 'conflict',
@@ -297,7 +297,7 @@ const WEBHOOK_HEADERS = [
   ['webhook-signature', 'v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the registered whsec_ secret'],
 ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
 
-let cached: { baseUrl: string; document: Record<string, unknown> } | undefined;
+let cached: Record<string, unknown> | undefined;
 
 /**
  * Every path answers a method it does not list with 405 and an Allow header; OpenAPI cannot describe a method
@@ -382,13 +382,17 @@ function withAnswersToAnyRequest(all: Record<string, Record<string, Operation>>)
   )]));
 }
 
-/** The document; `baseUrl` becomes its server. Built once: the contract does not change while running. */
+/**
+ * The document; `baseUrl` (the address the request for it was sent to) becomes its server. Built once: the contract
+ * does not change while running; only the server differs between requests.
+ */
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
-  if (cached?.baseUrl !== baseUrl) cached = { baseUrl, document: buildDocument(baseUrl) };
-  return cached.document;
+  cached ??= buildDocument();
+  const { openapi, info, jsonSchemaDialect, ...rest } = cached;
+  return { openapi, info, jsonSchemaDialect, ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}), ...rest };
 }
 
-function buildDocument(baseUrl: string): Record<string, unknown> {
+function buildDocument(): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
@@ -397,7 +401,6 @@ function buildDocument(baseUrl: string): Record<string, unknown> {
         + 'Every error uses the error body; every response carries X-Trace-Id.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     tags: ['auth', 'imports', 'files', 'deliveries', 'local'].map((name) => ({ name })),
     paths: withTraceHeaders(withAnswersToAnyRequest(withMethodNotAllowed(withQueryRule(paths())))),
     webhooks: {
