@@ -1,6 +1,6 @@
 /** `payroll-uploader credentials set|delete|status --env E`: the client secret lives in the OS keychain. */
 import { parseArgs } from 'node:util';
-import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, saveCredentials } from '../core/credentials';
+import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, readKeychainState, saveCredentials } from '../core/credentials';
 import { openCliContext, profileOf, usageErrors } from './cli-context';
 import { readLine, readSecret } from './secret-input';
 import { EXIT, UsageError } from './usage-error';
@@ -42,16 +42,18 @@ export async function credentialsCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const clientId = ctx.settings.get().profiles[profile].clientId;
-  const keychain = await ctx.secrets.status();
-  const stored = clientId && keychain.available ? (await ctx.secrets.get(profile, clientId)) !== undefined : false;
+  // A keychain that cannot be used (missing, locked) is part of the answer, not a failure of the command.
+  const { stored, problem } = await readKeychainState(ctx.secrets, profile, clientId);
   const fromEnv = Boolean(process.env[CLIENT_ID_ENV] && process.env[CLIENT_SECRET_ENV]);
   const lines = [
     `profile: ${profile}`,
     `client id: ${clientId ?? '(not set)'}`,
-    `secret in keychain: ${stored ? 'yes' : 'no'}`,
-    `keychain: ${keychain.available ? 'available' : `unavailable: ${keychain.reason}`}`,
+    `secret in keychain: ${stored ? 'yes' : problem ? 'cannot tell (see below)' : 'no'}`,
+    `keychain: ${problem ? `unavailable: ${problem}` : 'available'}`,
     `environment variables ${CLIENT_ID_ENV}/${CLIENT_SECRET_ENV}: ${fromEnv ? 'set (they take precedence)' : 'not set'}`,
   ];
-  out(lines.join('\n'), { profile, clientId: clientId ?? null, secretStored: stored, keychainAvailable: keychain.available, env: fromEnv });
+  out(lines.join('\n'), {
+    profile, clientId: clientId ?? null, secretStored: stored, keychainAvailable: !problem, ...(problem ? { keychainProblem: problem } : {}), env: fromEnv,
+  });
   return fromEnv || stored ? EXIT.ok : EXIT.failure;
 }

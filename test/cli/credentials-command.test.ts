@@ -90,6 +90,41 @@ describe('payroll-uploader credentials (real gnome-keyring)', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ clientId: null, secretStored: false });
   });
 
+  it('status tells a locked keychain, in text and as a JSON line, and set writes the secret nowhere', async () => {
+    const locked = await startKeyring();
+    try {
+      expect((await cli(['set', '--env', 'sandbox', '--client-id', 'acme'], 'stored-before-the-lock', locked.env)).code).toBe(0);
+      await locked.lock();
+      const lockedMessage = /The system keychain is locked, so the client secret can be neither saved nor read\. Unlock the login keyring/;
+      // A profile with a stored secret, and one with none: both say locked, not "no secret".
+      const json = await cli(['status', '--env', 'sandbox', '--json'], undefined, locked.env);
+      expect(json.code).toBe(1);
+      expect(json.stderr).toBe('');
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        profile: 'sandbox', clientId: 'acme', secretStored: false, keychainAvailable: false, keychainProblem: expect.stringMatching(lockedMessage) as unknown, env: false,
+      });
+      const text = await cli(['status', '--env', 'production'], undefined, locked.env);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toContain('secret in keychain: cannot tell');
+      expect(text.stdout).toMatch(new RegExp(`keychain: unavailable: ${lockedMessage.source}`));
+      // The environment variables still make usable credentials.
+      const fromEnv = await cli(['status', '--env', 'production', '--json'], undefined, { ...locked.env, PAYROLL_CLIENT_ID: 'ci', PAYROLL_CLIENT_SECRET: 'from-env' });
+      expect(fromEnv.code).toBe(0);
+      expect(JSON.parse(fromEnv.stdout)).toMatchObject({ keychainAvailable: false, env: true });
+
+      const set = await cli(['set', '--env', 'production', '--client-id', 'acme'], SECRET, locked.env);
+      expect(set.code).toBe(1);
+      expect(set.stderr).toMatch(lockedMessage);
+      expect(set.stderr).not.toContain(SECRET);
+      for (const name of await readdir(dataDir, { recursive: true })) {
+        const bytes = await readFile(join(dataDir, name)).catch(() => Buffer.alloc(0));
+        expect(bytes.includes(SECRET), name).toBe(false);
+      }
+    } finally {
+      await locked.stop();
+    }
+  });
+
   it('says how to fix a missing keychain', async () => {
     const res = await cli(['set', '--env', 'local', '--client-id', 'acme'], SECRET, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
     expect(res.code).toBe(1);

@@ -21,6 +21,11 @@ export type KeyringEnv = {
 export type KeyringHandle = {
   /** Set these in process.env of the test worker (before the first keychain call) and pass them to children. */
   env: KeyringEnv;
+  /**
+   * Locks the default (login) keyring through the Secret Service, as a login that did not unlock it leaves it. No
+   * prompt can be shown here, so a later unlock request is dismissed, as a clerk's Cancel would.
+   */
+  lock(): Promise<void>;
   /** Stops both daemons and removes the temp HOME. */
   stop(): Promise<void>;
 };
@@ -71,6 +76,23 @@ async function readAddress(bus: ChildProcess): Promise<string> {
       if (output.includes('\n') && line) resolve(line.trim());
     });
   });
+}
+
+function dbusSend(env: KeyringEnv, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('dbus-send', [`--bus=${env.DBUS_SESSION_BUS_ADDRESS}`, '--print-reply', ...args], (error, stdout, stderr) => {
+      if (error) reject(new Error(`dbus-send ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+async function lockDefault(env: KeyringEnv): Promise<void> {
+  const service = ['--dest=org.freedesktop.secrets', '/org/freedesktop/secrets'];
+  const alias = await dbusSend(env, [...service, 'org.freedesktop.Secret.Service.ReadAlias', 'string:default']);
+  const collection = /object path "([^"]+)"/.exec(alias)?.[1];
+  if (!collection || collection === '/') throw new Error(`the test keyring has no default collection: ${alias.trim()}`);
+  await dbusSend(env, [...service, 'org.freedesktop.Secret.Service.Lock', `array:objpath:${collection}`]);
 }
 
 function secretsOwned(env: KeyringEnv): Promise<boolean> {
@@ -141,7 +163,7 @@ export async function startKeyring(): Promise<KeyringHandle> {
     // The login keyring is created (first run) or unlocked with this password, read up to end of input.
     keyring.stdin?.end('test-keyring-password');
     await Promise.race([waitForSecrets(env, keyring, () => keyringErrors), spawnFailed]);
-    return { env, stop };
+    return { env, lock: () => lockDefault(env), stop };
   } catch (error) {
     await stop();
     throw error;

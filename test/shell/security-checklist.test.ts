@@ -120,7 +120,11 @@ describe('session (items 1 and 5)', () => {
     };
     expect(verdict('app://payroll/assets/index.js')).toBe(false);
     expect(verdict('data:image/png;base64,AAAA')).toBe(false);
-    for (const url of ['https://evil.example.com/x.js', 'http://127.0.0.1:8787/', 'file:///etc/passwd', 'ws://127.0.0.1:1/']) expect(verdict(url)).toBe(true);
+    expect(verdict('devtools://devtools/bundled/devtools_app.html')).toBe(false);
+    // The app loads no extensions: a chrome-extension: request could only come from something planted.
+    for (const url of ['https://evil.example.com/x.js', 'http://127.0.0.1:8787/', 'file:///etc/passwd', 'ws://127.0.0.1:1/', 'chrome-extension://abcdefghijklmnop/x.js']) {
+      expect(verdict(url), url).toBe(true);
+    }
   });
 });
 

@@ -14,6 +14,18 @@ function platformHint(platform: NodeJS.Platform): string {
   return `Unlock the system keychain for this user (signing in again usually does), or ${HEADLESS_HINT}.`;
 }
 
+/** How to unlock it, the clerk's way first, then a headless machine's. */
+function unlockHint(platform: NodeJS.Platform): string {
+  if (platform === 'linux') {
+    return (
+      'Unlock the login keyring: sign out of the desktop and sign in again, or open "Passwords and Keys" and unlock ' +
+      '"Login" with your login password (ask your IT support if it does not open). On a machine without a desktop, ' +
+      `unlock the keyring of its D-Bus session, or ${HEADLESS_HINT}.`
+    );
+  }
+  return platformHint(platform);
+}
+
 /** The OS keychain failed for a reason other than being unreachable (e.g. an ambiguous entry). */
 export class KeychainError extends Error {
   override readonly name: string = 'KeychainError';
@@ -21,12 +33,21 @@ export class KeychainError extends Error {
 
 /** There is no usable OS keychain (no Secret Service, no D-Bus session, locked store). */
 export class KeychainUnavailableError extends KeychainError {
-  override readonly name = 'KeychainUnavailableError';
+  override readonly name: string = 'KeychainUnavailableError';
   constructor(
     readonly reason: string,
     platform: NodeJS.Platform = process.platform,
+    what = `The system keychain is not available, so the client secret can be neither saved nor read. ${platformHint(platform)}`,
   ) {
-    super(`The system keychain is not available, so the client secret can be neither saved nor read. ${platformHint(platform)} (Cause: ${reason})`);
+    super(`${what} (Cause: ${reason})`);
+  }
+}
+
+/** The keychain is there but locked (a login that did not unlock it, a dismissed unlock prompt). */
+export class KeychainLockedError extends KeychainUnavailableError {
+  override readonly name = 'KeychainLockedError';
+  constructor(reason: string, platform: NodeJS.Platform = process.platform) {
+    super(reason, platform, `The system keychain is locked, so the client secret can be neither saved nor read. ${unlockHint(platform)}`);
   }
 }
 

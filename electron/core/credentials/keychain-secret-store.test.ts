@@ -84,7 +84,7 @@ const store = new KeychainSecretStore();
 const out: Record<string, unknown> = { status: await store.status() };
 for (const [name, call] of [['get', () => store.get('local', 'acme')], ['set', () => store.set('local', 'acme', 'never-shown-secret')]] as const) {
   try { await call(); out[name] = 'succeeded'; }
-  catch (error) { out[name] = { unavailable: error instanceof KeychainUnavailableError, message: (error as Error).message }; }
+  catch (error) { out[name] = { unavailable: error instanceof KeychainUnavailableError, locked: (error as Error).name === 'KeychainLockedError', message: (error as Error).message }; }
 }
 process.stdout.write(JSON.stringify(out));
 `,
@@ -109,5 +109,30 @@ process.stdout.write(JSON.stringify(out));
       expect(result.message).not.toContain('never-shown-secret');
     }
     expect(out.status).toMatchObject({ available: false, reason: expect.stringMatching(/not available/) as unknown });
+  });
+
+  it('reports a locked keyring as locked, with how to unlock it, whether or not an entry is there', async () => {
+    const locked = await startKeyring();
+    try {
+      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...locked.env };
+      const open = await probe(env);
+      expect(open).toMatchObject({ status: { available: true }, set: 'succeeded' });
+      await locked.lock();
+      const out = await probe(env);
+      // A search for a missing entry needs no unlocking: the status asks the keyring itself.
+      const status = out.status as { available: boolean; reason: string };
+      expect(status.available).toBe(false);
+      expect(status.reason).toMatch(/^The system keychain is locked, so the client secret can be neither saved nor read\. Unlock the login keyring/);
+      expect(status.reason).toMatch(/PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET/);
+      // The entry stored while it was open: reading and writing it need the unlock that was not given.
+      for (const call of ['get', 'set'] as const) {
+        const result = out[call] as { unavailable: boolean; locked: boolean; message: string };
+        expect(result).toMatchObject({ unavailable: true, locked: true });
+        expect(result.message).toMatch(/^The system keychain is locked/);
+        expect(result.message).not.toContain('never-shown-secret');
+      }
+    } finally {
+      await locked.stop();
+    }
   });
 });

@@ -1,7 +1,8 @@
 /** SecretStore on the OS keychain via @napi-rs/keyring: one entry per profile and client id. */
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
 import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
-import { KeychainError, KeychainUnavailableError } from './credential-errors';
+import { KeychainError, KeychainLockedError, KeychainUnavailableError } from './credential-errors';
+import { defaultKeyringLocked } from './secret-service-lock';
 import type { SecretStore, SecretStoreStatus } from './secret-store';
 
 export const KEYCHAIN_SERVICE_PREFIX = 'payroll-uploader';
@@ -17,6 +18,8 @@ const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 
 // keyring-rs: PlatformFailure ("Platform failure: ...") and NoStorageAccess ("Couldn't access platform storage").
 const UNAVAILABLE = /platform failure|couldn't access platform storage|dbus|secret service|locked/i;
+// A locked Secret Service: its unlock prompt was dismissed (or none could be shown), or it answered IsLocked.
+const LOCKED = /unlock|locked/i;
 
 function checkArgs(profile: ProfileName, clientId: string): void {
   if (!(PROFILE_NAMES as readonly string[]).includes(profile)) {
@@ -29,6 +32,7 @@ function translate(error: unknown, secret?: string): KeychainError {
   let message = error instanceof Error ? error.message : String(error);
   // Belt and braces: no library message is known to echo the secret, and none may ever pass it on.
   if (secret) message = message.split(secret).join('***');
+  if (LOCKED.test(message)) return new KeychainLockedError(message);
   return UNAVAILABLE.test(message) ? new KeychainUnavailableError(message) : new KeychainError(`Keychain error: ${message}`);
 }
 
@@ -66,13 +70,19 @@ export class KeychainSecretStore implements SecretStore {
     }
   }
 
-  /** Reads an entry that never exists: that needs a working, unlocked keychain and changes nothing. */
+  /**
+   * Reads an entry that never exists, which needs a reachable keychain and changes nothing. A locked Secret Service
+   * answers that without unlocking, so on Linux the default keyring's lock is asked for as well.
+   */
   async status(): Promise<SecretStoreStatus> {
     try {
       await new AsyncEntry(`${KEYCHAIN_SERVICE_PREFIX}:status-probe`, 'probe', ENTRY_OPTIONS).getPassword();
-      return { available: true };
     } catch (error) {
       return { available: false, reason: translate(error).message };
     }
+    if (process.platform === 'linux' && (await defaultKeyringLocked()) === true) {
+      return { available: false, reason: new KeychainLockedError('the Secret Service says the default keyring is locked').message };
+    }
+    return { available: true };
   }
 }

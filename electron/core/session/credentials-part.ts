@@ -4,7 +4,7 @@ import type { CredentialStatus, CredentialTest } from '../../../shared/bridge';
 import type { ProfileName } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
 import type { ApiClient } from '../api';
-import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, saveCredentials, type SecretStore } from '../credentials';
+import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, readKeychainState, saveCredentials, type SecretStore } from '../credentials';
 import type { SettingsStore } from '../settings';
 import type { AppClient } from './local-server-part';
 
@@ -47,16 +47,14 @@ export function createCredentialsPart(options: CredentialsPartOptions): Credenti
     const local = profile === 'local' ? options.localClient() : undefined;
     if (local?.kept) return { profile, stored: true, source: 'keychain', clientId: local.clientId };
     const clientId = settings.get().profiles[profile].clientId;
-    try {
-      if (!clientId) {
-        const store = await secrets.status();
-        return { profile, stored: false, source: 'none', ...(store.available ? {} : { keychainProblem: store.reason }) };
-      }
-      const secret = await secrets.get(profile, clientId);
-      return { profile, stored: Boolean(secret), source: secret ? 'keychain' : 'none', clientId };
-    } catch (error) {
-      return { profile, stored: false, source: 'none', ...(clientId ? { clientId } : {}), keychainProblem: describeError(error) };
-    }
+    const keychain = await readKeychainState(secrets, profile, clientId);
+    return {
+      profile,
+      stored: keychain.stored,
+      source: keychain.stored ? 'keychain' : 'none',
+      ...(clientId ? { clientId } : {}),
+      ...(keychain.problem ? { keychainProblem: keychain.problem } : {}),
+    };
   };
 
   return {

@@ -65,6 +65,13 @@ describe('vetExternalUrl', () => {
     'http://example.com/', 'file:///C:/Windows/System32/calc.exe', 'javascript:alert(1)', 'smb://server/share', 'ms-msdt:/id',
     'https://user:pw@example.com/', 'https://127.0.0.1/', 'https://[::1]/', 'https://localhost/', 'https://example.com/\u0000x',
     'https://example.com/ x', `https://example.com/${'a'.repeat(2100)}`, 'not a url', '',
+    // Loopback names in other spellings: a trailing dot and every name under localhost resolve to this machine too.
+    'https://localhost./', 'https://LOCALHOST../', 'https://app.localhost/', 'https://App.LocalHost./x', 'https://127.0.0.1./',
+    // A bare word stays one with a trailing dot.
+    'https://intranet./',
   ])('refuses %s', (url) => expect(vetExternalUrl(url)).toBeUndefined());
+  it('passes a named host written with its trailing dot', () => {
+    expect(vetExternalUrl('https://docs.payroll.example.com./help')).toBe('https://docs.payroll.example.com./help');
+  });
   it('refuses what is not a string', () => expect(vetExternalUrl({ href: 'https://example.com' })).toBeUndefined());
 });

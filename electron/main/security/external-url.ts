@@ -2,6 +2,14 @@
 
 const MAX_LENGTH = 2048;
 
+/**
+ * A name that resolves to this machine whatever DNS says: `localhost` and every name under it (`app.localhost`,
+ * RFC 6761). The host comes lowercased and without its trailing dots, which resolvers ignore (`localhost.`).
+ */
+function isLocalhostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
 /** The URL to open, or undefined when it is not a vetted https address (file:, smb:, javascript:, credentials, IPs...). */
 export function vetExternalUrl(candidate: unknown): string | undefined {
   if (typeof candidate !== 'string' || candidate.length > MAX_LENGTH) return undefined;
@@ -17,8 +25,9 @@ export function vetExternalUrl(candidate: unknown): string | undefined {
     return undefined;
   }
   if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return undefined;
-  const host = url.hostname;
-  // A named host with a dot: no bare words, no IPv4 or IPv6 literals (links of the app name sites).
-  if (!host.includes('.') || host.startsWith('[') || /^[\d.]+$/.test(host)) return undefined;
+  // The URL parser lowercases the host; a trailing dot names the same host (`intranet.` is still a bare word).
+  const host = url.hostname.replace(/\.+$/, '');
+  // A named host with a dot: no bare words, no IPv4 or IPv6 literals, no loopback name (links of the app name sites).
+  if (!host.includes('.') || host.startsWith('[') || /^[\d.]+$/.test(host) || isLocalhostName(host)) return undefined;
   return url.href;
 }

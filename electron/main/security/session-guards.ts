@@ -10,8 +10,11 @@ type Guardable = Pick<
   'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'setDisplayMediaRequestHandler' | 'webRequest'
 >;
 
-/** Schemes the renderer may load at all: its own pages, inline images, and the developer tools. */
-const ALLOWED_SCHEMES = new Set(['app:', 'data:', 'devtools:', 'chrome-extension:']);
+/**
+ * Schemes the renderer may load at all: its own pages, inline images, and the built-in developer tools (devtools:).
+ * Not chrome-extension: the app loads no extensions, so such a request could only come from something planted.
+ */
+const ALLOWED_SCHEMES = new Set(['app:', 'data:', 'devtools:']);
 
 export function isAllowedRequest(url: string): boolean {
   try {
