@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { openJournal } from '../electron/core/queue/journal';
 import { launchBrowser } from '../test/helpers/browser';
 import { startKeyring } from '../test/helpers/keyring';
-import { callBridge, RENDERER_DIR, startUiApp, type UiApp } from '../test/helpers/ui-app';
+import { callBridge, RENDERER_DIR, signIn, startUiApp, type UiApp } from '../test/helpers/ui-app';
 import { exec, median, printFigures, writeCensusCsv, type Figure } from './bench-kit';
 
 const ROUNDS = 7;
@@ -49,7 +49,7 @@ function seedJournal(dataDir: string, count: number): void {
 async function newPage(browser: Browser, app: UiApp): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
-  await page.goto(app.url);
+  await signIn(page, app);
   return page;
 }
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm start`: the desktop window where the Electron binary is installed; otherwise one line saying so, then
-// browser mode (`payroll-uploader ui`), whose address is printed and opened in the default browser when there is one.
+// browser mode (`payroll-uploader ui`), whose sign-in address is printed and opened in the default browser when there is one.
 // Arguments after `npm start --` go to the ui command (e.g. --port 8080 --local-server).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,16 +31,45 @@ function run(script) {
   }
 }
 
+let signInPages;
+let signInPageCount = 0;
+
+/**
+ * An owner-only HTML page that sends the browser on to the sign-in address, in a folder only this user can enter,
+ * removed when we exit. The browser is given this page's path, not the address: any local user can read a process's
+ * arguments (ps, /proc/<pid>/cmdline) while the opener runs, and the address's code signs a browser in.
+ */
+function signInPage(url) {
+  if (!signInPages) {
+    signInPages = mkdtempSync(join(tmpdir(), 'payroll-uploader-'));
+    process.on('exit', () => rmSync(signInPages, { recursive: true, force: true }));
+  }
+  signInPageCount += 1;
+  const file = join(signInPages, `sign-in-${signInPageCount}.html`);
+  const href = url.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  writeFileSync(file, '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    `<meta http-equiv="refresh" content="0; url='${href}'"><title>Payroll Uploader</title></head>` +
+    `<body><p><a href="${href}">Open Payroll Uploader</a></p></body></html>\n`, { mode: 0o600, flag: 'wx' });
+  return file;
+}
+
 /** The default browser, where a desktop exists to show it; failures are ignored (the address is printed anyway). */
 function openBrowser(url) {
   if (process.env.PAYROLL_NO_BROWSER || process.env.CI) return;
+  const desktop = process.platform === 'darwin' || process.platform === 'win32' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY;
+  if (!desktop) return;
+  let file;
+  try {
+    file = signInPage(url);
+  } catch {
+    return; // no page to open: the printed address is enough
+  }
   let command;
   let commandArgs;
-  if (process.platform === 'darwin') [command, commandArgs] = ['open', [url]];
-  // The address is ours (http://127.0.0.1:<port>/?token=<base64url>): nothing in it that cmd would interpret.
-  else if (process.platform === 'win32') [command, commandArgs] = ['cmd', ['/c', 'start', '""', url]];
-  else if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) [command, commandArgs] = ['xdg-open', [url]];
-  else return;
+  if (process.platform === 'darwin') [command, commandArgs] = ['open', [file]];
+  // Quoted for cmd, which would otherwise split a path with spaces; a temporary folder's path holds no quote.
+  else if (process.platform === 'win32') [command, commandArgs] = ['cmd', ['/c', 'start', '""', `"${file}"`]];
+  else [command, commandArgs] = ['xdg-open', [file]];
   try {
     const child = spawn(command, commandArgs, { stdio: 'ignore', detached: true, windowsVerbatimArguments: process.platform === 'win32' });
     child.on('error', () => undefined);
@@ -88,11 +118,12 @@ function startBrowserMode() {
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
     buffered += chunk;
-    const match = /^ui at (http:\/\/\S+)$/m.exec(buffered);
-    if (match) {
-      buffered = '';
+    // Whole lines only (a chunk can end inside an address); a new one comes each time Enter is pressed.
+    for (let match; (match = /^ui at (http:\/\/\S+)\n/m.exec(buffered));) {
+      buffered = buffered.slice(match.index + match[0].length);
       openBrowser(match[1]);
-    } else if (buffered.length > 4096) buffered = buffered.slice(-4096);
+    }
+    if (buffered.length > 4096) buffered = buffered.slice(-4096);
   });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1)));

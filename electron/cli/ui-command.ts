@@ -1,10 +1,12 @@
 /**
  * `payroll-uploader ui`: the whole app in a browser, without the desktop shell. The engine (session + bridge handlers)
- * runs in this process; the page talks to it over HTTP and Server-Sent Events on 127.0.0.1 only. Prints exactly one
- * line on standard output, the address with its token; everything else goes to standard error.
+ * runs in this process; the page talks to it over HTTP and Server-Sent Events on 127.0.0.1 only. Standard output gets
+ * the token for scripts, then a one-time sign-in address, and another address each time Enter is pressed; everything
+ * else goes to standard error.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createBridgeHandlers, relayEvents } from '../core/bridge';
 import { KeychainSecretStore } from '../core/credentials';
@@ -14,13 +16,17 @@ import { appDataDir } from '../lib/app-data';
 import { describeError } from '../lib/fs-errors';
 import { createLogger } from '../lib/logger';
 import { usageErrors } from './cli-context';
+import { SIGN_IN_CODE_TTL_MS } from './ui/sign-ins';
 import { startUiServer } from './ui/ui-server';
 import { UsageError } from './usage-error';
 
 export const UI_USAGE = `Usage: payroll-uploader ui [--port N] [--host 127.0.0.1] [--data-dir D] [--local-server]
 
-Serves the app to a browser on this machine and prints its address (with a one-time sign-in token):
-  ui at http://127.0.0.1:<port>/?token=<token>
+Serves the app to a browser on this machine and prints, on standard output:
+  ui token <token>                             for scripts: send it as "Authorization: Bearer <token>"
+  ui at http://127.0.0.1:<port>/?code=<code>   open this address in a browser to sign it in
+Each address signs in one browser once, within ${SIGN_IN_CODE_TTL_MS / 60_000} minutes; press Enter for a new one
+(scripts: POST /signin with the token answers one).
 
   --port N         port to listen on (default 0: a free one)
   --host H         loopback address to listen on: 127.0.0.1 (default), localhost or ::1
@@ -85,14 +91,21 @@ export async function uiCommand(args: string[]): Promise<number> {
     await session.watch.start().catch((error: unknown) => logger.warn(`not watching yet: ${describeError(error)}`));
   }
   logger.info(`data folder ${flags.dataDir}`);
-  process.stdout.write(`ui at ${server.url}\n`);
   const running = server;
+  // The token goes to standard output only: never into an address, which a browser keeps in its history.
+  process.stdout.write(`ui token ${running.token}\n`);
+  process.stdout.write(`ui at ${running.signInUrl()}\n`);
+  // An address works once and not for long: Enter in the terminal prints a new one (npm start opens it too).
+  process.stdin.on('error', () => undefined);
+  const enter = createInterface({ input: process.stdin });
+  enter.on('line', () => process.stdout.write(`ui at ${running.signInUrl()}\n`));
   return new Promise<number>((resolveExit) => {
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) return;
       stopping = true;
       logger.info(`${signal}: stopping`);
+      enter.close();
       (async () => {
         await running.close();
         handlers.close();

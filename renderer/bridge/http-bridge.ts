@@ -1,6 +1,6 @@
 /**
  * The bridge in browser mode: methods are POSTs to /bridge/<method>, events arrive over Server-Sent Events. The
- * session cookie (set when the page was first loaded with its token) authenticates both; the token itself is never
+ * session cookie (set when the page was opened with a one-time sign-in address) authenticates both; no secret is
  * handled here. EventSource reconnects by itself and resends the last event id, so no event is lost across a short
  * break; after a long break (the server restarted) the screens refetch on the `reconnect` callback.
  */

@@ -13,7 +13,7 @@ import type { SettingsInput } from '../../shared/settings.schema';
 import { launchBrowser, openPage } from '../helpers/browser';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { ROOT, startTestServer, TEST_CLIENT, type TestServer } from '../helpers/local-server';
-import { startUiApp, type UiApp } from '../helpers/ui-app';
+import { signIn, startUiApp, type UiApp } from '../helpers/ui-app';
 
 export { TEST_CLIENT };
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screens-a');
@@ -50,7 +50,8 @@ export async function startWorld(): Promise<World> {
       const opened = await openPage(browser);
       if (pageScript) await opened.page.addInitScript(pageScript);
       await opened.page.setViewportSize({ width: 1280, height: 860 });
-      await opened.page.goto(ui.url);
+      // A new one-time address for each page: the printed one signs in one browser only.
+      await signIn(opened.page, ui);
       return opened;
     },
     async stop() {

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage } from '../helpers/browser';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { ROOT, tempDir } from '../helpers/local-server';
-import { callBridge, startUiApp, type UiApp } from '../helpers/ui-app';
+import { callBridge, signIn, startUiApp, type UiApp } from '../helpers/ui-app';
 
 export const SCREENSHOTS = join(ROOT, 'test-results');
 
@@ -35,7 +35,7 @@ export async function startScreensWorld(): Promise<ScreensWorld> {
   const browser = await launchBrowser();
   const { page, errors, close } = await openPage(browser);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(app.url);
+  await signIn(page, app);
   await mkdir(SCREENSHOTS, { recursive: true });
   return {
     app, browser, page, errors,

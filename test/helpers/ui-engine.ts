@@ -1,7 +1,7 @@
 /**
  * Browser mode in this process, for tests that need its parts at hand: a real session (settings file, journal,
  * keychain), the bridge handlers and the ui server on 127.0.0.1. `restart()` stops the HTTP server only and starts it
- * again on the same port with the same token, as a page sees a restarted `payroll-uploader ui`.
+ * again on the same port with the same sign-ins (token and sessions), so a signed-in page sees only a break.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import { KeychainSecretStore, type SecretStore } from '../../electron/core/crede
 import { createSession, type Session } from '../../electron/core/session';
 import { createSettingsStore } from '../../electron/core/settings';
 import { createLogger } from '../../electron/lib/logger';
+import { createSignIns, type SignIns } from '../../electron/cli/ui/sign-ins';
 import { startUiServer, type UiServer } from '../../electron/cli/ui/ui-server';
 import type { StartOptions } from '../../electron/server/server';
 import { tempDir } from './local-server';
@@ -23,7 +24,7 @@ export type UiEngine = {
   handlers: BridgeHandlers;
   server: UiServer;
   dataDir: string;
-  /** Stops and starts the HTTP server (same port and token); the session keeps running. */
+  /** Stops and starts the HTTP server (same port, token and browser sessions); the session keeps running. */
   restart(): Promise<UiServer>;
   stop(): Promise<void>;
 };
@@ -40,6 +41,8 @@ export type UiEngineOptions = {
   localServer?: Partial<StartOptions>;
   /** Progress coalescing interval of the event relay (default 100 ms). */
   progressIntervalMs?: number;
+  /** The clock sign-in codes expire by (default Date.now). */
+  now?: () => number;
 };
 
 export async function startUiEngine(options: UiEngineOptions = {}): Promise<UiEngine> {
@@ -53,17 +56,17 @@ export async function startUiEngine(options: UiEngineOptions = {}): Promise<UiEn
     ...(options.localServer ? { localServer: options.localServer } : {}),
   });
   const handlers = createBridgeHandlers({ session, logger, checkResponses: true });
-  const start = (port = 0, token?: string) => startUiServer({
-    handlers, rendererDir: RENDERER_DIR, port, logger, ...(token ? { token } : {}),
+  const start = (port = 0, signIns: SignIns = createSignIns(options.now ? { now: options.now } : {})) => startUiServer({
+    handlers, rendererDir: RENDERER_DIR, port, logger, signIns,
     subscribe: (send) => relayEvents(session, send, options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
   });
   const engine: UiEngine = {
     session, handlers, dataDir,
     server: await start(),
     async restart() {
-      const { port, token } = engine.server;
+      const { port, signIns } = engine.server;
       await engine.server.close();
-      engine.server = await start(port, token);
+      engine.server = await start(port, signIns);
       return engine.server;
     },
     async stop() {

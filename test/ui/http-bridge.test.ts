@@ -9,6 +9,7 @@ import { censusRow, csvText } from '../helpers/csv-fixtures';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { tempDir } from '../helpers/local-server';
 import { readSse } from '../helpers/sse';
+import { signIn } from '../helpers/ui-app';
 import { startUiEngine, type UiEngine } from '../helpers/ui-engine';
 
 /** A raw request, so Host and Origin can be anything (fetch will not send a foreign Host). */
@@ -47,9 +48,13 @@ describe('HTTP bridge', () => {
     await rm(watched, { recursive: true, force: true });
   });
 
-  it('uses a token of at least 128 random bits', () => {
+  it('uses a token and sign-in codes of at least 128 random bits, and no address carries the token', () => {
     expect(Buffer.from(engine.server.token, 'base64url').length).toBeGreaterThanOrEqual(16);
-    expect(engine.server.url).toBe(`http://127.0.0.1:${engine.server.port}/?token=${engine.server.token}`);
+    const address = engine.server.signInUrl();
+    expect(address).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${engine.server.port}/\\?code=[\\w-]{22,}$`));
+    expect(Buffer.from(new URL(address).searchParams.get('code') ?? '', 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(address).not.toContain(engine.server.token);
+    expect(engine.server.signInUrl()).not.toBe(address);
   });
 
   it('refuses a missing or wrong token on methods, the page and the event stream', async () => {
@@ -61,25 +66,47 @@ describe('HTTP bridge', () => {
     expect(JSON.parse(wrong.body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     const wrongCookie = { cookie: `payroll_ui_${port}=${engine.server.token.slice(0, -1)}x` };
     expect((await raw(port, { ...call, headers: { ...host(), ...json, ...wrongCookie } })).status).toBe(401);
-    expect((await raw(port, { path: '/', headers: host() })).status).toBe(401);
-    expect((await raw(port, { path: '/?token=abc', headers: host() })).status).toBe(401);
+    // The token signs scripts in as a bearer only: as a cookie, or in an address, it is nothing.
+    const tokenCookie = { cookie: `payroll_ui_${port}=${engine.server.token}` };
+    expect((await raw(port, { ...call, headers: { ...host(), ...json, ...tokenCookie } })).status).toBe(401);
+    expect((await raw(port, { path: '/', headers: { ...host(), ...tokenCookie } })).status).toBe(401);
+    expect((await raw(port, { path: `/?token=${engine.server.token}`, headers: host() })).status).toBe(401);
+    const page = await raw(port, { path: '/', headers: host() });
+    expect(page.status).toBe(401);
+    expect(page.body).toContain('press Enter in the window where Payroll Uploader is running');
+    expect((await raw(port, { path: '/?code=abc', headers: host() })).status).toBe(401);
     expect((await raw(port, { path: '/bridge/events', headers: host() })).status).toBe(401);
     expect((await raw(port, { ...call, headers: { ...host(), ...json, ...bearer() } })).status).toBe(200);
   });
 
-  it('trades the token for an HttpOnly, SameSite=Strict cookie and a clean address', async () => {
+  it('trades a sign-in code, once, for an HttpOnly, SameSite=Strict session cookie and a clean address', async () => {
     const port = engine.server.port;
-    const first = await raw(port, { path: `/?token=${engine.server.token}`, headers: host() });
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
+    const address = new URL(engine.server.signInUrl());
+    const code = address.searchParams.get('code') as string;
+    const first = await raw(port, { path: `${address.pathname}${address.search}`, headers: host() });
+    expect(first.status).toBe(200);
+    expect(first.body).toContain(`<meta http-equiv="refresh" content="0; url='/'">`);
+    expect(first.headers['cache-control']).toBe('no-store');
     const cookie = String(first.headers['set-cookie']);
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
     const pair = cookie.split(';')[0] as string;
+    // The session is its own secret: neither the address's code nor the token.
+    const session = pair.slice(pair.indexOf('=') + 1);
+    expect(session).not.toBe(code);
+    expect(session).not.toBe(engine.server.token);
     const page = await raw(port, { path: '/', headers: { ...host(), cookie: pair } });
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
     expect(page.body).toContain('<div id="root">');
+    // The address is used up: it signs no one else in; the browser it signed in just gets the app again.
+    const again = await raw(port, { path: `/?code=${code}`, headers: host() });
+    expect(again.status).toBe(401);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.body).toContain('This sign-in address has already been used or has expired');
+    const signedInAlready = await raw(port, { path: `/?code=${code}`, headers: { ...host(), cookie: pair } });
+    expect(signedInAlready.status).toBe(303);
+    expect(signedInAlready.headers.location).toBe('/');
   });
 
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin, even with the token', async () => {
@@ -87,7 +114,14 @@ describe('HTTP bridge', () => {
     const call = { method: 'POST', path: '/bridge/settings.get', body: '{}' };
     expect((await raw(port, { ...call, headers: { host: `evil.example:${port}`, ...json, ...bearer() } })).status).toBe(403);
     expect((await raw(port, { ...call, headers: { host: `127.0.0.1:${port + 1}`, ...json, ...bearer() } })).status).toBe(403);
-    expect((await raw(port, { path: `/?token=${engine.server.token}`, headers: { host: `rebind.example:${port}` } })).status).toBe(403);
+    const signIn = () => new URL(engine.server.signInUrl()).search;
+    expect((await raw(port, { path: `/${signIn()}`, headers: { host: `rebind.example:${port}` } })).status).toBe(403);
+    expect((await raw(port, { path: `/${signIn()}`, headers: { ...host(), origin: 'http://evil.example' } })).status).toBe(403);
+    // Another site may send the browser to a sign-in address as a page (npm start's file:// page does), nothing else.
+    const crossSite = { ...host(), 'sec-fetch-site': 'cross-site' };
+    expect((await raw(port, { path: `/${signIn()}`, headers: { ...crossSite, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' } })).status).toBe(403);
+    expect((await raw(port, { path: `/${signIn()}`, headers: { ...crossSite, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' } })).status).toBe(200);
+    expect((await raw(port, { path: '/', headers: { ...crossSite, ...bearer(), 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' } })).status).toBe(403);
     const foreign = await raw(port, { ...call, headers: { ...host(), ...json, ...bearer(), origin: 'http://evil.example' } });
     expect(foreign.status).toBe(403);
     expect((await raw(port, { path: '/bridge/events', headers: { ...host(), ...bearer(), origin: 'http://evil.example' } })).status).toBe(403);
@@ -155,7 +189,7 @@ describe('HTTP bridge', () => {
     browser = await launchBrowser();
     const { page, errors, close } = await openPage(browser);
     try {
-      await page.goto(engine.server.url);
+      await signIn(page, engine.server);
       // The clerk's screens: past the set-up (no credentials are needed to read History) to the finished files.
       const later = page.getByRole('button', { name: 'Set up later' });
       await later.or(page.getByRole('heading', { name: 'Queue', level: 2 })).waitFor();

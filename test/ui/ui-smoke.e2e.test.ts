@@ -41,8 +41,8 @@ describe('payroll-uploader ui in Chromium', () => {
     const { page, errors, close } = await openPage(browser);
     try {
       await page.goto(app.url);
-      // The token was traded for the cookie and is gone from the address bar.
-      expect(page.url()).toBe(`${app.origin}/`);
+      // The sign-in code was traded for the cookie and is gone from the address bar.
+      await page.waitForURL(`${app.origin}/`);
       await page.getByRole('heading', { name: 'Queue', level: 2 }).waitFor();
       await page.getByRole('heading', { name: 'Nothing waiting' }).waitFor();
       await page.getByRole('link', { name: 'History' }).click();
@@ -72,7 +72,8 @@ describe('payroll-uploader ui in Chromium', () => {
 
   it('keeps the token out of every log line and stops cleanly on SIGTERM', async () => {
     expect(app.stderr()).not.toContain(app.token);
-    expect(app.stdout().trim().split('\n')).toHaveLength(1);
+    // The token, then the sign-in address.
+    expect(app.stdout().trim().split('\n')).toHaveLength(2);
     expect(await app.stop('SIGTERM')).toBe(0);
     expect(app.stderr()).not.toContain(app.token);
   }, 60_000);

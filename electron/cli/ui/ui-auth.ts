@@ -1,36 +1,29 @@
 /**
- * Who may talk to the browser-mode server: only the page opened with the printed token. The token (256 random bits)
- * is compared in constant time; the first load trades it for an HttpOnly, SameSite=Strict cookie and redirects to a
- * clean address, so it leaves the address bar and the history. Host and Origin must name this server itself, which
- * shuts out DNS rebinding (a foreign name resolving to 127.0.0.1) and other sites' pages.
+ * Who may talk to the browser-mode server: a browser signed in with a one-time address (its session cookie), or a
+ * script with the run's token (see sign-ins.ts). The address's code is traded for an HttpOnly, SameSite=Strict cookie
+ * holding a new session id, and the page moves on to a clean address. Host and Origin must name this server itself,
+ * which shuts out DNS rebinding (a foreign name resolving to 127.0.0.1) and other sites' pages.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-
-export const TOKEN_BYTES = 32;
-
-export const newUiToken = (): string => randomBytes(TOKEN_BYTES).toString('base64url');
-
-/** Equal-length digests, so neither the content nor the length of a wrong guess shows in the time taken. */
-export function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
+import type { SignIns } from './sign-ins';
 
 export type UiAuth = {
-  readonly token: string;
   readonly cookieName: string;
-  /** The Set-Cookie value that replaces the token. */
-  cookie(): string;
+  /** The Set-Cookie value that carries a session. */
+  cookie(session: string): string;
   /** Whether the Host header names this server (127.0.0.1, localhost or [::1] at our port). */
   hostAllowed(request: IncomingMessage): boolean;
   /** A present Origin must be this server; browsers send it on every POST and on cross-site requests. */
   originAllowed(request: IncomingMessage): boolean;
-  /** The cookie or an Authorization: Bearer header carries the token. */
+  /**
+   * originAllowed, except that the browser opening a sign-in address as a page may come from another site: `npm start`
+   * sends it there from a file:// page, which the browser counts as cross-site. Without an unused code it does nothing.
+   */
+  signInAllowed(request: IncomingMessage): boolean;
+  /** A session cookie, or an Authorization: Bearer header with the token. */
   authenticated(request: IncomingMessage): boolean;
-  /** The `token` query parameter of the first load, when it is right. */
-  tokenInQuery(url: URL): boolean;
+  /** The Authorization: Bearer header carries the token (a cookie is not enough). */
+  bearer(request: IncomingMessage): boolean;
 };
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -42,31 +35,30 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-export function createUiAuth(port: number, token: string = newUiToken()): UiAuth {
+export function createUiAuth(port: number, signIns: SignIns): UiAuth {
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const origins = new Set([...hosts].map((host) => `http://${host}`));
   // Cookies are not kept apart by port: the name carries it, so two ui servers on one machine do not clash.
   const cookieName = `payroll_ui_${port}`;
+  const ownOrigin = (request: IncomingMessage) => request.headers.origin === undefined || origins.has(request.headers.origin.toLowerCase());
+  const bearer = (request: IncomingMessage) => {
+    const header = request.headers.authorization;
+    return header?.startsWith('Bearer ') === true && signIns.tokenMatches(header.slice('Bearer '.length));
+  };
   return {
-    token,
     cookieName,
-    cookie: () => `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+    cookie: (session) => `${cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/`,
     hostAllowed: (request) => hosts.has((request.headers.host ?? '').toLowerCase()),
-    originAllowed(request) {
-      const origin = request.headers.origin;
-      if (origin !== undefined && !origins.has(origin.toLowerCase())) return false;
-      return request.headers['sec-fetch-site'] !== 'cross-site';
+    originAllowed: (request) => ownOrigin(request) && request.headers['sec-fetch-site'] !== 'cross-site',
+    signInAllowed(request) {
+      if (!ownOrigin(request)) return false;
+      if (request.headers['sec-fetch-site'] !== 'cross-site') return true;
+      return request.headers['sec-fetch-mode'] === 'navigate' && request.headers['sec-fetch-dest'] === 'document';
     },
     authenticated(request) {
-      const fromCookie = cookieValue(request.headers.cookie, cookieName);
-      if (fromCookie !== undefined) return sameSecret(fromCookie, token);
-      const header = request.headers.authorization;
-      if (header?.startsWith('Bearer ')) return sameSecret(header.slice('Bearer '.length), token);
-      return false;
+      const session = cookieValue(request.headers.cookie, cookieName);
+      return (session !== undefined && signIns.sessionValid(session)) || bearer(request);
     },
-    tokenInQuery(url) {
-      const given = url.searchParams.get('token');
-      return given !== null && sameSecret(given, token);
-    },
+    bearer,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Browser mode's HTTP server: the built renderer, the bridge methods (POST /bridge/<method>) and the bridge events
- * (Server-Sent Events at /bridge/events), on a loopback address only, behind the token of ui-auth.ts.
+ * (Server-Sent Events at /bridge/events), on a loopback address only, behind the sign-ins of ui-auth.ts and sign-ins.ts.
+ * `POST /signin` with the token gives a script a new one-time sign-in address.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,11 +10,15 @@ import { HTTP_STATUS, type BridgeHandlers } from '../../core/bridge';
 import { createLogger, type Logger } from '../../lib/logger';
 import { createEventStream, type EventStream } from './event-stream';
 import { staticFile } from './static-files';
+import { NOT_SIGNED_IN_MESSAGE, signedInPage, USED_ADDRESS_MESSAGE } from './sign-in-page';
+import { createSignIns, SIGN_IN_CODE_TTL_MS, type SignIns } from './sign-ins';
 import { createUiAuth, type UiAuth } from './ui-auth';
 
 /** A manual batch is at most 5 MB of JSON; the envelope around it adds little. */
 export const BRIDGE_BODY_LIMIT = 8 * 1024 * 1024;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+/** Where a script trades the token for a new sign-in address. */
+const SIGN_IN_PATH = '/signin';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
@@ -28,17 +33,19 @@ export type UiServerOptions = {
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Default: 256 fresh random bits. */
-  token?: string;
+  /** The token, codes and sessions; default new ones. A restarted server given the old ones keeps its pages signed in. */
+  signIns?: SignIns;
   logger?: Logger;
 };
 
 export type UiServer = {
-  /** The address to open, with the token: `http://127.0.0.1:<port>/?token=<token>`. */
-  readonly url: string;
+  /** A new one-time sign-in address: `http://127.0.0.1:<port>/?code=<code>`. */
+  signInUrl(): string;
   readonly origin: string;
   readonly port: number;
+  /** For scripts, as `Authorization: Bearer`. */
   readonly token: string;
+  readonly signIns: SignIns;
   readonly events: EventStream;
   close(): Promise<void>;
 };
@@ -88,8 +95,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   // Known once listening: the allowed Host and Origin name the port.
   const ready: { auth?: UiAuth } = {};
 
+  const signIns = options.signIns ?? createSignIns();
+  let origin = '';
+  const signInUrl = () => `${origin}/?code=${signIns.newCode()}`;
+
   const refuse = (request: IncomingMessage, response: ServerResponse, status: number, code: 'unauthorized' | 'invalid_argument', message: string) => {
-    if (request.url?.startsWith(BRIDGE_HTTP.methods)) sendError(response, status, { name: 'BridgeError', code, message });
+    if (request.url?.startsWith(BRIDGE_HTTP.methods) || request.url?.startsWith(SIGN_IN_PATH)) sendError(response, status, { name: 'BridgeError', code, message });
     else send(response, status, `${message}\n`, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
   };
 
@@ -117,15 +128,32 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   const handle = async (request: IncomingMessage, response: ServerResponse, a: UiAuth): Promise<void> => {
     if (!a.hostAllowed(request)) return refuse(request, response, 403, 'unauthorized', 'this server answers only to its own loopback address');
-    if (!a.originAllowed(request)) return refuse(request, response, 403, 'unauthorized', 'requests from other sites are refused');
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (request.method === 'GET' && url.searchParams.has('token')) {
-      if (!a.tokenInQuery(url)) return refuse(request, response, 401, 'unauthorized', 'the token is wrong: open the address payroll-uploader ui printed');
-      // The token becomes a cookie and leaves the address bar (and the history) at once.
-      url.searchParams.delete('token');
-      return send(response, 303, '', { location: `${url.pathname}${url.search}`, 'set-cookie': a.cookie(), 'cache-control': 'no-store' });
+    const code = request.method === 'GET' ? url.searchParams.get('code') : null;
+    if (!(code === null ? a.originAllowed(request) : a.signInAllowed(request))) {
+      return refuse(request, response, 403, 'unauthorized', 'requests from other sites are refused');
     }
-    if (!a.authenticated(request)) return refuse(request, response, 401, 'unauthorized', 'not signed in: open the address payroll-uploader ui printed (with its token)');
+    if (code !== null) {
+      // Used up whatever happens next: the address stays in the browser's history, where it must open nothing.
+      const session = signIns.redeem(code);
+      url.searchParams.delete('code');
+      // Never `//host/...`: that would lead elsewhere.
+      const target = `${url.pathname.replace(/^\/+/, '/')}${url.search}`;
+      if (session) {
+        return send(response, 200, signedInPage(target), {
+          'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP, 'set-cookie': a.cookie(session),
+        });
+      }
+      // An old address from the history in a browser signed in already: just the app.
+      if (a.authenticated(request)) return send(response, 303, '', { location: target, 'cache-control': 'no-store' });
+      return refuse(request, response, 401, 'unauthorized', USED_ADDRESS_MESSAGE);
+    }
+    if (url.pathname === SIGN_IN_PATH) {
+      if (request.method !== 'POST') return send(response, 405, '', { allow: 'POST' });
+      if (!a.bearer(request)) return refuse(request, response, 401, 'unauthorized', 'a new sign-in address needs the token payroll-uploader ui printed, as Authorization: Bearer');
+      return sendJson(response, 200, { ok: true, result: { url: signInUrl(), expiresInSeconds: SIGN_IN_CODE_TTL_MS / 1000 } });
+    }
+    if (!a.authenticated(request)) return refuse(request, response, 401, 'unauthorized', NOT_SIGNED_IN_MESSAGE);
 
     if (url.pathname === BRIDGE_HTTP.events) {
       if (request.method !== 'GET') return send(response, 405, '', { allow: 'GET' });
@@ -152,7 +180,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const server = createServer((request, response) => {
     const started = performance.now();
     response.on('finish', () => {
-      // The path only: the query may hold the token.
+      // The path only: the query may hold a sign-in code.
       logger.debug(`${request.method} ${(request.url ?? '').split('?')[0]} ${response.statusCode} ${Math.round(performance.now() - started)} ms`);
     });
     if (!ready.auth) return send(response, 503, 'starting\n', {});
@@ -173,17 +201,17 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const auth = createUiAuth(port, options.token);
-  ready.auth = auth;
+  origin = `http://${host === '::1' ? '[::1]' : host}:${port}`;
+  ready.auth = createUiAuth(port, signIns);
   const unsubscribe = options.subscribe((message) => events.publish(message));
-  const origin = `http://${host === '::1' ? '[::1]' : host}:${port}`;
 
   let closing: Promise<void> | undefined;
   return {
-    url: `${origin}/?token=${auth.token}`,
+    signInUrl,
     origin,
     port,
-    token: auth.token,
+    token: signIns.token,
+    signIns,
     events,
     close() {
       closing ??= (async () => {

@@ -1,0 +1,24 @@
+/** What a browser is shown about signing in to browser mode: the page after a good address, and the refusals. */
+import { SIGN_IN_CODE_TTL_MS } from './sign-ins';
+
+const MINUTES = SIGN_IN_CODE_TTL_MS / 60_000;
+/** How a clerk gets a new address: the window is the terminal where `payroll-uploader ui` (or npm start) runs. */
+const NEW_ADDRESS_HINT = 'For a new address, press Enter in the window where Payroll Uploader is running ' +
+  '(npm start then opens it in the browser for you), or stop Payroll Uploader there with Ctrl+C and start it again.';
+export const USED_ADDRESS_MESSAGE = 'This sign-in address has already been used or has expired: each one opens Payroll ' +
+  `Uploader once, within ${MINUTES} minutes of being made. ${NEW_ADDRESS_HINT}`;
+export const NOT_SIGNED_IN_MESSAGE = 'This browser is not signed in to Payroll Uploader: open the sign-in address it ' +
+  `printed in its window (each works once, within ${MINUTES} minutes). ${NEW_ADDRESS_HINT}`;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The answer to a good sign-in address (sent with the session cookie): a page that moves on to the clean address.
+ * A page, not a redirect: after a redirect the browser would count the clean address as reached from the site that
+ * opened the sign-in address (npm start's file:// page), and send no SameSite=Strict cookie there.
+ */
+export function signedInPage(target: string): string {
+  const href = escapeHtml(target.replaceAll("'", '%27'));
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url='${href}'">` +
+    `<title>Payroll Uploader</title></head><body><p><a href="${href}">Open Payroll Uploader</a></p></body></html>\n`;
+}
