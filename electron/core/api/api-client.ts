@@ -129,7 +129,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let renewed = false;
     try {
       return await withRetries(request, spec.mode, retry, log, async () => {
-        const token = await tokenOnce();
+        let token = await tokenOnce();
         const fresh = spec.mode === 'unsafe';
         let res = await send(spec.method, url, headers(token), body, fresh, spec.signal);
         if (res.status === 401 && !renewed) {
@@ -137,8 +137,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           renewed = true;
           tokens.invalidate(token);
           log?.info(`${request}: the token was refused; retrying once with a new one`);
-          res = await send(spec.method, url, headers(await tokenOnce()), body, fresh, spec.signal);
+          token = await tokenOnce();
+          res = await send(spec.method, url, headers(token), body, fresh, spec.signal);
         }
+        // A 403: the token lacks a scope. A token's scopes are those its client had when it was issued, so the next
+        // call asks for a new one: a scope given to the client meanwhile is then seen (Retry now of a held file).
+        if (res.status === 403) tokens.invalidate(token);
         if (res.status !== spec.expect) throw errorFromResponse(res, request);
         return { value: parseResponse(res, spec.schema, request), res };
       }, spec.signal);

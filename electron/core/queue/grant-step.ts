@@ -1,6 +1,6 @@
 /** granting -> uploading: one handshake POST for every file ready together (up to 100). */
 import type { FileMetadata, FileTypeCode } from '../../../shared';
-import { classify, reasonOf } from './failures';
+import { classify, reasonOf, said, withTrace } from './failures';
 import { FRESH_GRANT_MIN_MS, grantExpiry, grantUsable, unusableGrantReason } from './grant-life';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
@@ -30,10 +30,11 @@ function onDuplicate(core: QueueCore, job: Job, reason: string): void {
 
 /**
  * Requests grants for `jobs` (all in state granting). Never throws: every outcome is journaled. `attempts` is left
- * alone on success so that an address refused again and again after fresh grants still backs off.
+ * alone on success so that an address refused again and again after fresh grants still backs off. Resolves true when
+ * the service issued grants: the client may make handshakes (so nothing is held any more for a missing scope).
  */
-export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void> {
-  if (jobs.length === 0) return;
+export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boolean> {
+  if (jobs.length === 0) return false;
   try {
     // A stop cuts the request and its retries short: the files stay in granting and go again at the next start.
     const grants = await core.api.requestGrants(jobs.map(metadataOf), core.signal);
@@ -54,20 +55,24 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void>
       }
       core.write(job.id, { state: 'uploading', ...times, lastError: null });
     }));
+    return true;
   } catch (error) {
-    if (core.signal.aborted) return;
+    if (core.signal.aborted) return false;
     const failure = classify(error);
     const refused = failure.kind === 'http' && (failure.status === 400 || failure.status === 422);
     if (refused && jobs.length > 1) {
       // One item spoils the whole request: ask again one by one to learn which (never parse the server's wording).
-      for (const job of jobs) await requestGrants(core, [job]);
-      return;
+      let granted = false;
+      for (const job of jobs) granted = (await requestGrants(core, [job])) || granted;
+      return granted;
     }
     if (failure.kind === 'http' && failure.status === 403) {
-      // A token without the scope is a configuration problem: retrying cannot fix it. Hold the files (they stay in
-      // place) until the next start, and say what is missing.
-      const reason = `the client is not allowed to upload files: it lacks the scope ${HANDSHAKE_SCOPE} (the service said: ${reasonOf(failure)}); `
-        + `give the client ${HANDSHAKE_SCOPE} at the service, then start the uploader again`;
+      // A token without the scope is a configuration problem: retrying on a timer cannot fix it. Hold the files
+      // (they stay in place, with no next try promised) until the clerk presses Retry now, a handshake goes through
+      // (upload-queue.ts frees them then) or the next start. The API client asks for a new token after a 403, so the
+      // next try sees a scope given meanwhile. The command line has no Retry now: there it is run again.
+      const reason = withTrace(`the client is not allowed to upload files: it lacks the scope ${HANDSHAKE_SCOPE} (the service said: ${said(failure)}); `
+        + `give the client ${HANDSHAKE_SCOPE} at the service, then press Retry now, or run the uploader again on the command line`, failure);
       core.logger.error(reason);
       core.atomically(() => {
         for (const each of jobs) {
@@ -75,17 +80,19 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<void>
         }
       });
       core.emit('error', new Error(reason));
-      return;
+      return false;
     }
     const [job] = jobs;
     if (refused && job) {
       const reason = reasonOf(failure);
-      if (failure.status === 422) return onDuplicate(core, job, reason);
-      return void core.reject(job, `the service refused the file: ${reason}`);
+      if (failure.status === 422) onDuplicate(core, job, reason);
+      else core.reject(job, `the service refused the file: ${reason}`);
+      return false;
     }
     const minDelay = failure.kind === 'http' ? failure.retryAfterMs ?? 0 : 0;
     core.atomically(() => {
       for (const each of jobs) core.wait(each, 'granting', `requesting an upload address failed: ${reasonOf(failure)}`, minDelay);
     });
+    return false;
   }
 }

@@ -93,6 +93,12 @@ function decide(core: QueueCore, job: Job, csv: CsvVerdict, byName: FileTypeCode
   const fileType = byName ?? fileTypeOfKind(csv.kind);
   const warnings: RecordError[] = csv.errors.slice(0, MAX_WARNINGS);
   const facts = { ...read, fileType, referenceDate: referenceDateOf(job.name, job.foundDay), warnings, warningCount: csv.rejectedRows };
+  if (csv.rows > 0 && csv.rejectedRows === csv.rows) {
+    // Row problems are uploaded with a warning because the service accepts the good rows; with none, it would import
+    // nothing while the file showed as uploaded. (Preflight off checks no rows, so rejectedRows is 0 there.)
+    const none = csv.rows === 1 ? 'the only row cannot be accepted' : `none of the ${csv.rows} rows can be accepted`;
+    return void core.reject(job, `${none}, so the service would import nothing: correct the row problems and save the file again`, facts);
+  }
   if (csv.rejectedRows > 0 && core.settings().preflight === 'block') {
     return void core.reject(job, `${csv.rejectedRows} of ${csv.rows} rows have problems, and row problems block uploads (Settings, "${PREFLIGHT_TITLE}": Block; "preflight": "block" in the settings file)`, facts);
   }

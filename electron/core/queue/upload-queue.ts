@@ -88,7 +88,10 @@ export type UploadQueue = {
   jobs(limit?: number): Job[];
   job(id: number): Job | undefined;
   batches(limit?: number): BatchJob[];
-  /** A job waiting to retry (or to be filed away) tries again now; undefined when it is not waiting. */
+  /**
+   * A job waiting to retry (or to be filed away) tries again now, also one held for a missing scope (no longer held);
+   * undefined when it is not waiting.
+   */
   retryNow(id: number): Job | undefined;
   on: TypedEmitter<QueueEvents>['on'];
   off: TypedEmitter<QueueEvents>['off'];
@@ -266,6 +269,10 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         handshake = requestGrants(core, batch)
           .catch((error: unknown) => {
             for (const job of batch) stepFailed(journal.job(job.id) ?? job, error);
+            return false;
+          })
+          .then((granted) => {
+            if (granted && !closed) freeHeld();
           })
           .finally(() => {
             handshake = undefined;
@@ -289,6 +296,24 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const waiters = idleWaiters;
       idleWaiters = [];
       for (const resolve of waiters) resolve();
+    }
+  };
+
+  /**
+   * A handshake went through: the client may upload files, so the jobs held for a missing scope (grant-step.ts) are
+   * tried again now. Otherwise they would wait for a Retry now each, or the next start, for a cause that is gone.
+   */
+  const freeHeld = (): void => {
+    const held = liveMine().filter((job) => job.heldFor !== undefined);
+    if (held.length === 0) return;
+    logger.info(`the service took a handshake: ${held.length} file(s) held for a missing scope are tried again`);
+    try {
+      core.atomically(() => held.forEach((job) => core.write(job.id, { heldFor: null, attempts: 0, nextAttemptAt: now() })));
+    } catch (error) {
+      // The journal cannot be written (a full disk): they stay held, and Retry now or the next start frees them.
+      const message = `The files held for a missing scope could not be freed: the upload journal could not be written: ${describeError(error)}`;
+      logger.error(message);
+      emitter.emit('error', new Error(message, { cause: error }));
     }
   };
 
@@ -441,8 +466,10 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const job = journal.job(id);
       const waits = job && job.archivedAt === undefined && (job.state === 'waiting' || (isOutcome(job.state) && job.nextAttemptAt !== undefined));
       if (!job || !waits) return undefined;
-      // A job that was given up on starts its count again, or pump would pass it by.
-      const updated = core.write(id, { nextAttemptAt: now(), ...(givenUp(job) ? { attempts: 0 } : {}) });
+      // A job that was given up on starts its count again, or pump would pass it by; a job held for a missing scope
+      // is no longer held (its try asks for a new token, so a scope given meanwhile is seen; refused again, it is
+      // held again with the same words).
+      const updated = core.write(id, { nextAttemptAt: now(), ...(givenUp(job) ? { attempts: 0, heldFor: null } : {}) });
       schedulePump();
       return updated;
     },
