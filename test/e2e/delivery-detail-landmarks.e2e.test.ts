@@ -1,7 +1,8 @@
 /**
  * A delivery's details open over the Deliveries screen, in Chromium against `payroll-uploader ui --local-server` with
  * a real webhook receiver: axe-core finds no violation of any impact there, the app's header being the page's only
- * banner landmark (the dialog's title bar was a second one).
+ * banner landmark (the dialog's title bar was a second one). A number the service does not know is said in words at
+ * once, asked for once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -43,4 +44,22 @@ describe('Deliveries: a delivery in detail (Chromium)', () => {
     await screenshots(page, 'deliveries-detail-landmarks');
     expect(world.errors).toEqual([]);
   }, 120_000);
+
+  it('says at once that there is no such delivery, asking the service once, not a failed request after three', async () => {
+    const { page } = world;
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByRole('textbox', { name: 'Delivery number' }).fill('99999');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delivery 99999' });
+    await dialog.getByRole('alert').filter({ hasText: 'There is no delivery number 99999 for your client.' }).waitFor();
+    expect(await dialog.getByText(/Something went wrong|404/).count()).toBe(0);
+    await settled(page);
+    await screenshots(page, 'deliveries-detail-unknown');
+    expect(await allAxeViolations(page)).toEqual([]);
+    const log = await world.bridge<{ items: { path: string }[] }>('localServer.requestLog', { limit: 100 });
+    expect(log.items.filter((entry) => entry.path === '/law/api/v1/deliveries/99999')).toHaveLength(1);
+    // The bridge's own 404 answer is the one line Chromium logs.
+    expect(world.errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+  }, 60_000);
 });

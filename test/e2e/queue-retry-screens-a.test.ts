@@ -75,7 +75,7 @@ async function nextTryAtLeast(ui: UiApp, name: string, ms: number): Promise<void
 describe('Queue: a file waiting to retry when Retry now cannot help (Chromium)', () => {
   const signedIn = signedInWorld({ stabilityMs: 300, sweepIntervalMs: 1000 });
   const row = () => signedIn.page.getByRole('list', { name: 'Files in the queue' }).getByRole('listitem').filter({ hasText: 'census-a.csv' });
-  const retryButton = () => row().getByRole('button', { name: 'Retry census-a.csv now' });
+  const retryButton = () => row().getByRole('button', { name: 'Retry now: census-a.csv' });
 
   /** Every request of the app's client fails, so the file keeps waiting to retry (each test can run alone). */
   let dropped = false;

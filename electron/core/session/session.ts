@@ -17,7 +17,7 @@ import { createLogger, type Logger } from '../../lib/logger';
 import { whenLockLost } from '../../lib/process-lock';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import type { RunningServer, StartOptions } from '../../server/server';
-import { createApiClient, type ApiClient, type DeliveriesFilter } from '../api';
+import { ApiError, createApiClient, type ApiClient, type DeliveriesFilter } from '../api';
 import { clientIdOf, resolveCredentials, type SecretStore } from '../credentials';
 import {
   JOURNAL_FILE, LOCK_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
@@ -26,7 +26,7 @@ import {
 import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
 import { createLocalServerPart, pointsAtAppServer, type AppClient } from './local-server-part';
-import { ConflictError, NotConfiguredError, UploadsStoppedError, lockLostMessage } from './session-errors';
+import { ConflictError, NotConfiguredError, NotFoundError, UploadsStoppedError, lockLostMessage } from './session-errors';
 import { openUploaderPart, type UploaderEvents, type UploaderPart } from './uploader-part';
 import { createWatchPart } from './watch-part';
 
@@ -102,6 +102,7 @@ export type Session = {
   idle(): Promise<void>;
   sendBatch(kind: RecordKind, records: unknown): Promise<BatchResult>;
   listDeliveries(filter?: DeliveriesFilter): Promise<DeliveryAttempt[]>;
+  /** NotFoundError when the service has no attempt of that number for the client (its 404). */
   getDelivery(id: number): Promise<DeliveryAttempt>;
   /**
    * The processing result of an import once processing has ended (PROCESSED or REJECTED), polling every second for up
@@ -415,7 +416,14 @@ export function createSession(options: SessionOptions): Session {
       return (await getUploader()).queue.sendBatch(kind, records);
     },
     listDeliveries: (filter) => api().listDeliveries(filter),
-    getDelivery: (id) => api().getDelivery(id),
+    // The service's 404 for one attempt is an answer, not a failure: that number is not the client's. Said as such,
+    // the screen tells it in words and no one asks again.
+    getDelivery: (id) => api().getDelivery(id).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) {
+        throw new NotFoundError(`There is no delivery attempt ${id} for this client (${error.message})`, { cause: error });
+      }
+      throw error;
+    }),
     async importResult(id, waitMs = 60_000) {
       const deadline = Date.now() + waitMs;
       for (;;) {

@@ -3,7 +3,10 @@
  * Plain elements and a height known from the state (queueRowHeight): a thousand files going through re-render these
  * rows several times a second, and neither Mantine's style props nor measuring each row was cheap enough for that.
  * So nothing of unknown height goes into a row: a failed Retry now is told by the screen (RetryFailedNotice), above
- * the list, where its whole text fits and where it stays when the row scrolls away or changes.
+ * the list, where its whole text fits and where it stays when the row scrolls away or changes. Why a file waits can
+ * be longer than the row's two lines (a service's reason, a narrow window, 200 % zoom): the row's Details button
+ * opens the file's drawer (QueueJobDrawer), which shows it whole. The head is one line, the name cut short to fit,
+ * or on a narrow window two, the name on its own: never a number of lines that depends on the name.
  */
 import { Badge, Button, Progress } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -21,9 +24,12 @@ export type RetryFailure = { name: string; error: unknown };
 /** Called with undefined when Retry now is pressed (the last failure is over), and with the failure if it fails. */
 export type OnRetryOutcome = (failure: RetryFailure | undefined) => void;
 
-const STEP_COLORS: Record<QueueStep, string> = { found: 'gray', checking: 'blue', uploading: 'blue', waiting: 'yellow', filing: 'green' };
+export const STEP_COLORS: Record<QueueStep, string> = { found: 'gray', checking: 'blue', uploading: 'blue', waiting: 'yellow', filing: 'green' };
 
-/** The row's height in pixels: a line for the name, one (two while waiting) for what happens, one more for a progress bar. */
+/**
+ * The row's height in pixels: a line for the name (two on a narrow window: the name, then its size and step), one
+ * (two while waiting, the rest in the drawer) for what happens, one more for a progress bar.
+ */
 export function queueRowHeight(job: JobView | undefined, hasProgress: boolean, narrow: boolean): number {
   if (!job) return 86;
   const step = stepOf(job);
@@ -67,7 +73,8 @@ function RetryNow({ job, onOutcome }: { job: JobView; onOutcome: OnRetryOutcome 
   );
 }
 
-function help(job: JobView, step: QueueStep): string {
+/** What happens to the file, in words: the row shows its first lines, the drawer all of it. */
+export function jobText(job: JobView, step: QueueStep): string {
   const { waitsFor } = job;
   if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(PROFILE_TITLES[waitsFor.profile], waitsFor.address ?? '', waitsFor.clientId);
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
@@ -78,11 +85,11 @@ function help(job: JobView, step: QueueStep): string {
   return t.stepHelp[step];
 }
 
-export const QueueJobRow = memo(function QueueJobRow({ job, progress, onRetryOutcome }: {
-  job: JobView; progress: JobProgressView | undefined; onRetryOutcome: OnRetryOutcome;
+export const QueueJobRow = memo(function QueueJobRow({ job, progress, onRetryOutcome, onDetails }: {
+  job: JobView; progress: JobProgressView | undefined; onRetryOutcome: OnRetryOutcome; onDetails: (job: JobView) => void;
 }) {
   const step = stepOf(job);
-  const text = help(job, step);
+  const text = jobText(job, step);
   return (
     <div className="queue-row">
       <div className="queue-head">
@@ -91,6 +98,10 @@ export const QueueJobRow = memo(function QueueJobRow({ job, progress, onRetryOut
         <span className="queue-step">
           <Badge color={STEP_COLORS[step]} variant="light">{job.waitsFor ? t.waitsForBadge : t.steps[step]}</Badge>
           {step === 'waiting' && !job.waitsFor && <RetryNow job={job} onOutcome={onRetryOutcome} />}
+          {step === 'waiting' && (
+            <Button size="xs" variant="default" aria-label={t.details.label(job.name)} aria-haspopup="dialog"
+              onClick={() => onDetails(job)}>{t.details.button}</Button>
+          )}
         </span>
       </div>
       <div className={step === 'waiting' ? 'queue-text queue-text-2' : 'queue-text queue-text-1'} title={text}>{text}</div>

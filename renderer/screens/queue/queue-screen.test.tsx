@@ -141,7 +141,10 @@ describe('QueueScreen', () => {
     const job = makeJob({ name: 'receipt-net.csv', state: 'waiting', resumeState: 'granting', attempts: 1 });
     const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
     renderScreen(<LiveQueue />, bridge);
-    await userEvent.click(await screen.findByRole('button', { name: 'Retry receipt-net.csv now' }));
+    // Its name starts with the words it shows (WCAG 2.5.3), so "click Retry now" said to speech input reaches it.
+    const retry = await screen.findByRole('button', { name: 'Retry now: receipt-net.csv' });
+    expect(retry.textContent).toBe('Retry now');
+    await userEvent.click(retry);
     await waitFor(() => expect(bridge.calls.some((c) => c.method === 'jobs.retryNow')).toBe(true));
     expect(bridge.state.jobs[0]?.state).toBe('granting');
   });
@@ -159,7 +162,7 @@ describe('QueueScreen', () => {
     expect(rows).toHaveLength(2);
     expect(screen.getByText(/Queued for Sandbox \(https:\/\/sandbox\.example\.com\), and sent only there\. It is sent once Sandbox is the active environment again/)).toBeTruthy();
     expect(screen.getByText(/Queued for the test server built into this app.*start it on the Local server screen/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: /^Retry .* now$/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Retry now/ })).toBeNull();
   });
 
   it('tells a failed Retry now outside the row, whole, and shows what the core says of the file', async () => {
@@ -171,7 +174,7 @@ describe('QueueScreen', () => {
       throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: refusal });
     });
     renderScreen(<LiveQueue />, bridge);
-    const retry = await screen.findByRole('button', { name: 'Retry census-moved.csv now' });
+    const retry = await screen.findByRole('button', { name: 'Retry now: census-moved.csv' });
     // The core's answer is newer than the screen: the file waits for another service now.
     bridge.state.jobs[0]!.waitsFor = SANDBOX;
     await userEvent.click(retry);
@@ -183,7 +186,7 @@ describe('QueueScreen', () => {
     expect(alert.closest('[role="listitem"]')).toBeNull();
     // The row is fetched again and says why Retry now could not send it; the message stays until dismissed.
     expect(await screen.findByText('Waiting for its service')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Retry census-moved.csv now' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry now: census-moved.csv' })).toBeNull();
     expect(screen.getByRole('alert')).toBe(alert);
     await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
@@ -193,7 +196,7 @@ describe('QueueScreen', () => {
     const job = makeJob({ name: 'census-switch.csv', state: 'waiting', resumeState: 'granting', attempts: 1 });
     const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
     renderScreen(<LiveQueue />, bridge);
-    await screen.findByRole('button', { name: 'Retry census-switch.csv now' });
+    await screen.findByRole('button', { name: 'Retry now: census-switch.csv' });
     // The switch: the old pipeline stops (a last job event), the core says the folder state, uploads go elsewhere.
     bridge.state.jobs[0]!.waitsFor = SANDBOX;
     bridge.emit('job', asEvent({ ...job, attempts: 2 }));
@@ -201,7 +204,7 @@ describe('QueueScreen', () => {
     await afterFlush();
     await afterFlush();
     expect(screen.getByText('Waiting for its service')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Retry census-switch.csv now' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry now: census-switch.csv' })).toBeNull();
   });
 
   it('opens on the files waiting for their service when the switch happened while the Queue was closed', async () => {
@@ -209,7 +212,7 @@ describe('QueueScreen', () => {
     const other = makeJob({ name: 'census-new.csv', state: 'found' });
     const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
     renderScreen(<QueueOrSettings />, bridge);
-    await screen.findByRole('button', { name: 'Retry census-away.csv now' });
+    await screen.findByRole('button', { name: 'Retry now: census-away.csv' });
     await userEvent.click(screen.getByRole('button', { name: 'Go to Settings' }));
     // Switched on Settings: the folder state is said, and the new service's pipeline goes on with its own files.
     bridge.state.jobs[0]!.waitsFor = SANDBOX;
@@ -221,7 +224,41 @@ describe('QueueScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Back to Queue' }));
     expect(await screen.findByText('Waiting for its service')).toBeTruthy();
     expect(screen.getByText('census-new.csv')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Retry census-away.csv now' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry now: census-away.csv' })).toBeNull();
+  });
+
+  it('opens a waiting file\'s drawer with all of why it waits, which the row has two lines for', async () => {
+    const reason = 'requesting an upload address failed: the service answered 503 Service Unavailable: the service is down '
+      + 'for maintenance until 22:00; files sent before then are kept and processed in the order they came (trace id 4bf92f3577b34da6)';
+    const name = `census-${'folha-de-pagamento-filial-sao-paulo-'.repeat(6)}2026-06-30.csv`;
+    const waiting = makeJob({ name, state: 'waiting', resumeState: 'granting', attempts: 2, lastError: reason, nextAttemptAt: Date.now() + 60_000 });
+    const held = makeJob({ name: 'census-held.csv', state: 'found', waitsFor: { ...SANDBOX, clientId: 'acme-payroll' } });
+    const moving = makeJob({ name: 'census-moving.csv', state: 'uploading' });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [waiting, held, moving] });
+    renderScreen(<LiveQueue />, bridge);
+    const list = await screen.findByRole('list', { name: 'Files in the queue' });
+    // Every button of a row is named first by the words it shows.
+    for (const button of within(list).getAllByRole('button')) expect(button.getAttribute('aria-label')).toMatch(new RegExp(`^${button.textContent}: `));
+    // Only the files that wait have a reason longer than their row.
+    expect(within(list).queryByRole('button', { name: 'Details: census-moving.csv' })).toBeNull();
+
+    await userEvent.click(within(list).getByRole('button', { name: `Details: ${name}` }));
+    const drawer = await screen.findByRole('dialog', { name });
+    const cell = (label: string) => within(drawer).getByRole('rowheader', { name: label }).closest('tr')!.querySelector('td')!.textContent;
+    expect(cell('Why it waits')).toMatch(/^Requesting an upload address failed: .* \(trace id 4bf92f3577b34da6\)\. Next try at .*\. 2 tries so far\.$/);
+    expect(cell('Step')).toBe('Waiting to retry');
+    expect(cell('Found as')).toBe(`/data/exports/${name}`);
+    await userEvent.click(within(drawer).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // A held file's instruction, whole.
+    await userEvent.click(within(list).getByRole('button', { name: 'Details: census-held.csv' }));
+    const heldDrawer = await screen.findByRole('dialog', { name: 'census-held.csv' });
+    expect(within(heldDrawer).getByText(/ as client acme-payroll, and sent only there, as that client\. It is sent once Sandbox is the active environment, with that address and client ID acme-payroll, in Settings\.$/)).toBeTruthy();
+    // The drawer follows the file: once it leaves the queue, it says so.
+    bridge.state.jobs = bridge.state.jobs.filter((j) => j.id !== held.id);
+    bridge.emit('result', { ...held, state: 'uploaded', outcome: 'uploaded', finished: true });
+    expect(await within(heldDrawer).findByText('census-held.csv is no longer in the queue. History shows how it ended.')).toBeTruthy();
   });
 
   it('follows a file from found to finished through events', async () => {

@@ -2,7 +2,7 @@
 import { Paper, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
@@ -11,6 +11,7 @@ import { useWindowList } from '../../components/use-window-list';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { progressKey, QUEUE_QUERY, type ProgressById } from '../../data/use-bridge-event';
 import { FolderHeader } from './folder-header';
+import { QueueJobDrawer, type OpenJob } from './queue-job-drawer';
 import { QueueJobRow, queueRowHeight, type RetryFailure } from './queue-job-row';
 import { queueText as t } from './queue-text';
 import { RetryFailedNotice } from './retry-failed-notice';
@@ -26,6 +27,8 @@ export function QueueScreen() {
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   // The setter is stable, so the memoised rows do not render again for it.
   const [retryFailure, setRetryFailure] = useState<RetryFailure>();
+  const [openJob, setOpenJob] = useState<OpenJob>();
+  const openDetails = useCallback((job: JobView) => setOpenJob({ id: job.id, name: job.name }), []);
   // Heights follow from each file's state, so nothing is measured while files stream through.
   const { listRef, virtualizer, scrollMargin } = useWindowList(items.length, {
     size: (index) => queueRowHeight(items[index], progress[items[index]?.id ?? -1] !== undefined, narrow),
@@ -55,7 +58,7 @@ export function QueueScreen() {
                 return (
                   <div key={row.key} role="listitem" data-index={row.index}
                     style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: row.size, transform: `translateY(${row.start - scrollMargin}px)` }}>
-                    <QueueJobRow job={job} progress={progress[job.id]} onRetryOutcome={setRetryFailure} />
+                    <QueueJobRow job={job} progress={progress[job.id]} onRetryOutcome={setRetryFailure} onDetails={openDetails} />
                   </div>
                 );
               })}
@@ -63,6 +66,7 @@ export function QueueScreen() {
           </Paper>
         </>
       )}
+      <QueueJobDrawer open={openJob} items={items} onClose={() => setOpenJob(undefined)} />
     </>
   );
 }

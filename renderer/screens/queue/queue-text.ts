@@ -70,8 +70,21 @@ export const queueText = {
     : `Queued for ${environment} (${address}), and sent only there. `
       + `It is sent once ${environment} is the active environment again, with that address, in Settings.`),
   retryNow: 'Retry now',
-  retryNowLabel: (name: string) => `Retry ${name} now`,
+  /** The visible label first (WCAG 2.5.3): "click Retry now" said to speech input must reach the button. */
+  retryNowLabel: (name: string) => `Retry now: ${name}`,
   retryFailed: (name: string) => `Retry now did not work for ${name}`,
+  /** A waiting file's row shows two lines of why it waits; its drawer shows all of it. */
+  details: {
+    button: 'Details',
+    label: (name: string) => `Details: ${name}`,
+    close: 'Close',
+    step: 'Step',
+    why: 'Why it waits',
+    path: 'Found as',
+    size: 'Size',
+    found: 'Found',
+    gone: (name: string) => `${name} is no longer in the queue. History shows how it ended.`,
+  },
   dismiss: 'Dismiss',
   loadError: 'The queue cannot be shown',
 };

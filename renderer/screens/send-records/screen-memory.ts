@@ -5,7 +5,8 @@
  * (`renderer/shell/use-screen.ts`), so none of this can live in the components' state.
  *
  * Memory only: payroll data typed here is never written to disk (no localStorage, no file). A draft goes when its
- * batch is sent successfully or the clerk presses Start over, and all of it when the app closes. There is one memory
+ * batch is sent successfully or the clerk presses Start over, and all of it when the app closes; in browser mode a
+ * reload or a closed tab asks first while a form holds rows not sent (`unsent-rows.ts`). There is one memory
  * per TanStack Query client, which is one per app window; each component test renders with a client of its own, so
  * tests share nothing.
  */
@@ -39,6 +40,11 @@ export function useScreenMemory<T>(key: string, create: () => T): T {
   }
   if (!memory.has(key)) memory.set(key, create());
   return memory.get(key) as T;
+}
+
+/** The screen's memory under `key` as it is now, outside React: undefined until the screen made it. */
+export function peekScreenMemory<T>(client: QueryClient, key: string): T | undefined {
+  return memories.get(client)?.get(key) as T | undefined;
 }
 
 /** The kept value, re-rendering the component when it changes. */

@@ -134,6 +134,15 @@ export const sendRecordsText = {
   // The app learns only that the batch arrived: the service reports each record's result to the company's webhook.
   successNext: 'The service checks each record next and reports which it accepted to your company\'s webhook (ask your service provider '
     + 'with the import id if a record is missing). The History screen keeps this batch under Sent records.',
+  /** Browser mode: the drafts live only as long as the page, so a reload asks first (unsent-rows.ts). */
+  unsent: {
+    reloadTitle: 'Reload and lose the rows not sent?',
+    reload: (n: number) => `Send records holds ${n === 1 ? '1 row' : `${n} rows`} not sent yet. They are kept only while `
+      + 'this page is open: reloading it throws them away. To keep them, stay on the page: it reconnects by itself once '
+      + 'the background service is back, and you can send them then.',
+    keep: 'Keep them',
+    reloadAnyway: 'Reload and lose them',
+  },
   copyImportId: 'Copy import id',
   copied: 'Copied',
   sendMore: 'Send more records',

@@ -130,6 +130,11 @@ function withBlankRowsLeftOut(resolver: Resolver<BatchFormValues, unknown, Batch
   };
 }
 
+/** Where each panel's form and state are kept in the screen's memory. */
+export const PANEL_KEYS: readonly PanelKey[] = ['census', 'termination', 'receipts'];
+export const panelMemoryKey = (panel: PanelKey) => `form:${panel}`;
+export type PanelMemory = ReturnType<typeof createPanel>;
+
 /** A panel's form and state, made once and kept while the app runs. */
 function createPanel(kind: RecordKind, fixed: Record<string, unknown>) {
   const options = {
@@ -149,7 +154,7 @@ function checkProblems(errors: FieldErrors<BatchFormValues>, index: number): Rec
 
 /** `rowName` names a row as the form shows it ("Person 2"), for messages that point at another row. */
 export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: number) => string, fixed: Record<string, unknown> = {}) {
-  const memory = useScreenMemory(`form:${panel}`, () => createPanel(kind, fixed));
+  const memory = useScreenMemory(panelMemoryKey(panel), () => createPanel(kind, fixed));
   const form = useForm<BatchFormValues, unknown, BatchFormOutput>({ formControl: memory.formControl, ...memory.options });
   // Read from the form control itself: a form shown again starts with the problems it had when the clerk left.
   // `isSubmitted`: the clerk has pressed Send on this draft (a send, or a check that stopped it), so its problems
