@@ -1,10 +1,13 @@
 /** Live events from the core: a hook for one event, and the wiring that keeps the query cache current. */
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { BridgeEvent, BridgeEventName, JobProgressView, JobView, JobWindow } from '../../shared/bridge';
 import { useBridge } from './bridge-context';
 import { createEventBatcher, type Schedule } from './event-batcher';
 import { keyOf } from './bridge-queries';
+import { applyNoticeChange, EMPTY_NOTICES, fromList, type NoticeChange, type NoticeItem, type NoticesState } from './notices-state';
+
+export type { NoticeItem, NoticesState } from './notices-state';
 
 /** Calls the listener for every `event` while the component is mounted (the latest listener, without resubscribing). */
 export function useBridgeEvent<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvent<E>) => void): void {
@@ -20,9 +23,8 @@ export const queueKey = keyOf('jobs.query', QUEUE_QUERY);
 /** Upload and hashing progress by job id, fed only by events. */
 export const progressKey = ['live', 'progress'] as const;
 export type ProgressById = Record<number, JobProgressView>;
-/** The latest notices for the clerk, newest first. */
-export const noticesKey = ['live', 'notices'] as const;
-export type NoticeItem = BridgeEvent<'notice'> & { at: number; key: number };
+/** The notices for the clerk: the core's list (notices.list), kept current by its events (NoticesState). */
+export const noticesKey = ['notices.list'] as const;
 
 type LiveEvent =
   | { kind: 'job'; job: JobView }
@@ -84,29 +86,76 @@ export function applyLiveEvents(client: QueryClient, events: LiveEvent[]): void 
   }
 }
 
-const MAX_NOTICES = 5;
+/** Takes away the notices `over` says are over, leaving the state as it is (and the screens unrendered) when none is. */
+export function dropNotices(client: QueryClient, over: (notice: NoticeItem) => boolean): void {
+  const current = client.getQueryData<NoticesState>(noticesKey);
+  if (current?.items.some(over)) client.setQueryData<NoticesState>(noticesKey, { ...current, items: current.items.filter((n) => !over(n)) });
+}
 
 /**
  * A notice about one file is over once a job for that same file is found: the refused file put back in the queue (in
  * this window or another one, the desktop window or a browser tab: the put-back queues it as a new job, under a new
  * id, where it was found), or a fixed copy saved into the folder. It goes again then, with notices of its own. Only a
  * job that is found (not one moving on): a new version queued before the refusal was said (the notice says so itself)
- * leaves it. Called for each event as it comes, in order with the notices, so it never takes away a later notice.
+ * leaves it. Called for each event as it comes, in order with the notices, so it never takes away a later notice. The
+ * core drops its own copy by the same rule and says so (`noticesGone`); this takes it away without waiting for that.
  */
 function dropNoticesFoundAgain(client: QueryClient, job: JobView): void {
   if (job.state !== 'found' || job.finished) return;
-  const over = (notice: NoticeItem) => notice.jobId !== undefined && notice.jobId !== job.id && notice.path === job.path;
-  const current = client.getQueryData<NoticeItem[]>(noticesKey);
-  // Most job events are about other files: the notices (and the screens showing them) stay as they are.
-  if (current?.some(over)) client.setQueryData<NoticeItem[]>(noticesKey, current.filter((notice) => !over(notice)));
+  dropNotices(client, (notice) => notice.jobId !== undefined && notice.jobId !== job.id && notice.path === job.path);
+}
+
+/** The core's notice events this window has had lately, in order, for the list's answer to catch up with (fromList). */
+const noticeLogs = new WeakMap<QueryClient, NoticeChange[]>();
+const NOTICE_LOG = 1000;
+const noticeLogOf = (client: QueryClient): NoticeChange[] => {
+  let log = noticeLogs.get(client);
+  if (!log) noticeLogs.set(client, (log = []));
+  return log;
+};
+
+/** Applies one notice event to the cached list; asks for the list again when it cannot (applyNoticeChange). */
+function applyNoticeEvent(client: QueryClient, change: NoticeChange): void {
+  if (change.kind === 'gone' || change.notice.id !== undefined) {
+    const log = noticeLogOf(client);
+    log.push(change);
+    if (log.length > NOTICE_LOG) log.splice(0, log.length - NOTICE_LOG);
+  }
+  const current = client.getQueryData<NoticesState>(noticesKey) ?? EMPTY_NOTICES;
+  const { state, outOfStep } = applyNoticeChange(current, change);
+  if (state !== current) client.setQueryData(noticesKey, state);
+  if (outOfStep) void client.invalidateQueries({ queryKey: noticesKey });
+}
+
+/**
+ * The notices as the core keeps them (notices.list, asked for when the app opens and again whenever the event stream
+ * comes back: main.tsx refetches everything then), with the events that came meanwhile applied.
+ */
+export function useNotices(): NoticesState {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const { data } = useQuery<NoticesState>({
+    queryKey: noticesKey,
+    // Fresh once the core's list is in; a notice of the shell's own, cached before it, does not stand for it.
+    staleTime: (query) => (query.state.data?.run === undefined ? 0 : Infinity),
+    queryFn: async () => {
+      const list = await bridge.call('notices.list', {});
+      const { state, outOfStep } = fromList(list, client.getQueryData(noticesKey), noticeLogOf(client));
+      // Events this window never had: asked for again once this answer is in.
+      if (outOfStep) setTimeout(() => void client.invalidateQueries({ queryKey: noticesKey }), 0);
+      return state;
+    },
+  });
+  return data ?? EMPTY_NOTICES;
 }
 
 /**
  * Keeps the cache current from the core's events, for the whole app: the queue and progress update in place, finished
  * files and batches refresh the History windows (at most every two seconds), folder and local-server states replace
  * their cached answers, and a folder state (also said when the service changes) refetches the queue, once the job
- * events before it are applied (applyLiveEvents); once the folder is watched again, the notices that said the watch
- * stopped go, and once a file is found again, the notices about it (dropNoticesFoundAgain).
+ * events before it are applied (applyLiveEvents); notices are said, and taken away when the core no longer keeps them
+ * (in every window: one dismissed in another window goes here too); once the folder is watched again, the notices
+ * that said the watch stopped go, and once a file is found again, the notices about it (dropNoticesFoundAgain).
  */
 export function useLiveUpdates(schedule?: Schedule): void {
   const bridge = useBridge();
@@ -120,7 +169,6 @@ export function useLiveUpdates(schedule?: Schedule): void {
         void client.invalidateQueries({ queryKey: ['history'] });
       }, 2000);
     };
-    let noticeKey = 0;
     const offs = [
       bridge.on('job', (job) => { dropNoticesFoundAgain(client, job); batcher.push({ kind: 'job', job }); }),
       bridge.on('result', (job) => { batcher.push({ kind: 'job', job }); refreshHistory(); }),
@@ -129,16 +177,14 @@ export function useLiveUpdates(schedule?: Schedule): void {
       bridge.on('folder', (state) => {
         client.setQueryData(keyOf('watch.state', {}), state);
         // A notice that the watch stopped is over once it watches again.
-        if (state.state === 'watching') {
-          client.setQueryData<NoticeItem[]>(noticesKey, (current) => current?.filter((notice) => notice.until !== 'watching'));
-        }
+        if (state.state === 'watching') dropNotices(client, (notice) => notice.until === 'watching');
         // Said whenever the service uploads go to changes too: which queued files wait for another one changes with it.
         // Through the batcher, so the fetch comes after the job events that came before this one.
         batcher.push({ kind: 'refetchQueue' });
       }),
       bridge.on('localServer', (state) => client.setQueryData(keyOf('localServer.state', {}), state)),
-      bridge.on('notice', (notice) => client.setQueryData<NoticeItem[]>(noticesKey, (current = []) =>
-        [{ ...notice, at: Date.now(), key: (noticeKey += 1) }, ...current].slice(0, MAX_NOTICES))),
+      bridge.on('notice', (notice) => applyNoticeEvent(client, { kind: 'notice', notice })),
+      bridge.on('noticesGone', (gone) => applyNoticeEvent(client, { kind: 'gone', gone })),
     ];
     return () => {
       batcher.close();

@@ -27,4 +27,7 @@ export const appText = {
   noticesLabel: 'Messages',
   dismissNotice: 'Dismiss message',
   dismissAllNotices: 'Dismiss all messages',
+  hiddenNotices: (count: number) => `${count} earlier ${count === 1 ? 'message' : 'messages'}: dismiss these to see ${count === 1 ? 'it' : 'them'}.`,
+  leftOutNotices: (count: number, kept: number) =>
+    `${count} older ${count === 1 ? 'message was' : 'messages were'} left out: only the newest ${kept} are kept. History lists every refused file.`,
 };

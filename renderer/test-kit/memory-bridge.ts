@@ -171,6 +171,10 @@ export function createMemoryBridge(initial: Partial<MemoryState> & { platform?: 
     'jobs.reveal': ({ id }) => ({ path: job(id).archivedPath ?? job(id).path, revealed: initial.platform === 'desktop' }),
     'jobs.errorFile': ({ id }) => ({ path: `${job(id).archivedPath ?? job(id).path}.error.txt`, text: job(id).lastError ?? '' }),
     'batches.list': ({ offset = 0, limit = 100 }) => ({ total: state.batches.length, items: state.batches.slice(offset, offset + limit) }),
+    // The core keeps no notices here: tests emit theirs as events.
+    'notices.list': () => ({ run: 'memory', version: 0, items: [], leftOut: 0 }),
+    'notices.dismiss': () => ({ dismissed: 0 }),
+    'notices.dismissAll': () => ({ dismissed: 0 }),
   };
 
   const bridge: MemoryBridge = {

@@ -20,6 +20,7 @@ const server = { running: true, url: 'http://127.0.0.1:5000', port: 5000, client
 const status = { profile: 'local', stored: true, source: 'keychain', clientId: 'c' };
 const rules = { rules: [{ pathPrefix: '/law', errorRate: 1 }] };
 const settingsView = { settings: DEFAULT_SETTINGS, file: '/d/settings.json' };
+const kept = { level: 'warning', message: 'census.csv was refused: missing column cpf', jobId: 7, path: '/w/census.csv', id: 4, run: 'a1b2', at: 5 };
 
 type Case = { good: unknown[]; bad: { request: unknown; field: string }[]; response: unknown };
 const noBad = [{ request: { extra: 1 }, field: '' }];
@@ -66,6 +67,13 @@ const cases: Record<BridgeMethodName, Case> = {
   'deliveries.list': { good: [{}, { status: 3, maxRetries: 5, limit: 1000 }], bad: [{ request: { status: 4 }, field: 'status' }, { request: { maxRetries: 6 }, field: 'maxRetries' }], response: { items: [attempt] } },
   'deliveries.get': { good: [{ id: 3 }], bad: [{ request: { id: -1 }, field: 'id' }], response: attempt },
   'deliveries.redeliver': { good: [{ id: 3 }], bad: [{ request: {}, field: 'id' }], response: attempt },
+  'notices.list': { good: [{}], bad: noBad, response: { run: 'a1b2', version: 4, items: [kept], leftOut: 2 } },
+  'notices.dismiss': {
+    good: [{ run: 'a1b2', id: 4 }], bad: [{ request: { run: 'a1b2', id: 0 }, field: 'id' }, { request: { id: 4 }, field: 'run' }], response: { dismissed: 1 },
+  },
+  'notices.dismissAll': {
+    good: [{ run: 'a1b2', upTo: 0 }], bad: [{ request: { run: '', upTo: 4 }, field: 'run' }, { request: { run: 'a1b2' }, field: 'upTo' }], response: { dismissed: 0 },
+  },
   'localServer.state': { good: [{}], bad: noBad, response: { running: false } },
   'localServer.start': { good: [{}, { port: 8787 }], bad: [{ request: { port: 70000 }, field: 'port' }], response: server },
   'localServer.stop': { good: [{}], bad: noBad, response: { running: false } },
@@ -125,6 +133,7 @@ describe('bridge events', () => {
   const payloads: Record<BridgeEventName, unknown> = {
     job: job, progress: { id: 7, phase: 'uploading', bytes: 10, total: 120, bytesPerSecond: 5 }, result: job, batch, folder,
     localServer: server, notice: { level: 'error', message: 'census.csv was refused', jobId: 7 },
+    noticesGone: { run: 'a1b2', version: 5, ids: [4], leftOut: 0 },
   };
   for (const name of BRIDGE_EVENT_NAMES) {
     it(`${name} describes its payload`, () => {
@@ -132,6 +141,12 @@ describe('bridge events', () => {
       expect(bridgeEvents[name].safeParse('nope').success).toBe(false);
     });
   }
+
+  it('lists only numbered notices: one without its number, run and time is the shell\'s own, never kept by the core', () => {
+    const { id: _id, ...unnumbered } = kept;
+    expect(bridgeMethods['notices.list'].response.safeParse({ run: 'a1b2', version: 4, items: [unnumbered], leftOut: 0 }).success).toBe(false);
+    expect(bridgeEvents.notice.safeParse(kept).success).toBe(true);
+  });
 });
 
 describe('error envelope', () => {

@@ -9,7 +9,7 @@ import { RECORD_KINDS } from '../records.schema';
 import {
   batchSendResultSchema, batchViewSchema, credentialStatusSchema, credentialTestSchema, deliveryAttemptSchema,
   faultRuleViewSchema, folderStateSchema, jobDetailSchema, jobProgressSchema, jobQuerySchema, jobViewSchema,
-  jobWindowSchema, localServerStateSchema, noticeSchema, profileNameViewSchema, requestLogEntryViewSchema,
+  jobWindowSchema, localServerStateSchema, noticeListSchema, noticeSchema, noticesGoneSchema, profileNameViewSchema, requestLogEntryViewSchema,
   settingsPatchSchema, settingsViewSchema, webhookViewSchema,
 } from './bridge-views';
 
@@ -87,6 +87,26 @@ export const bridgeMethods = {
   /** Local server only (error `unsupported` for a remote service): sends the event again, answers the new attempt. */
   'deliveries.redeliver': { request: byId, response: deliveryAttemptSchema },
 
+  /**
+   * The notices the core keeps for the clerk until they are dismissed or over, whether a window was open when they
+   * were said or not (kept in the engine's memory: a restarted engine starts with none). The screens ask at start
+   * and whenever the event stream comes back.
+   */
+  'notices.list': { request: none, response: noticeListSchema },
+  /**
+   * Takes one notice away, in every window (the `noticesGone` event). One already gone, or numbered by an engine run
+   * that has ended (`run`), is left alone: `dismissed` 0.
+   */
+  'notices.dismiss': {
+    request: z.strictObject({ run: z.string().min(1).max(100), id: z.number().int().min(1) }),
+    response: z.object({ dismissed: z.number().int().min(0) }),
+  },
+  /** Takes away every notice numbered up to `upTo` (the list as the clerk saw it; a later one stays), and the count left out. */
+  'notices.dismissAll': {
+    request: z.strictObject({ run: z.string().min(1).max(100), upTo: z.number().int().min(0) }),
+    response: z.object({ dismissed: z.number().int().min(0) }),
+  },
+
   'localServer.state': { request: none, response: localServerStateSchema },
   /** Starts the embedded server on 127.0.0.1 (a free port when none is given) and points the Local profile at it. */
   'localServer.start': { request: z.strictObject({ port: z.number().int().min(0).max(65535).optional() }), response: localServerStateSchema },
@@ -121,8 +141,10 @@ export const bridgeEvents = {
   batch: batchViewSchema,
   folder: folderStateSchema,
   localServer: localServerStateSchema,
-  /** Something the clerk should know (a refused file, a failure of the engine). */
+  /** Something the clerk should know (a refused file, a failure of the engine), kept by the core until dismissed or over. */
   notice: noticeSchema,
+  /** Notices the core no longer keeps (dismissed in a window, over, or left out for newer ones): every window drops them. */
+  noticesGone: noticesGoneSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeMethodName = keyof typeof bridgeMethods;

@@ -269,5 +269,42 @@ export const noticeSchema = z.object({
   path: z.string().optional(),
   /** `watching`: the notice is about the watch being stopped (no usable service), and is over once it watches again. */
   until: z.enum(['watching']).optional(),
+  /**
+   * The core's number for it, which the clerk's dismissal names (notices.dismiss). The core numbers every change of
+   * the notices it keeps, one after the other: a new notice takes the next number (notices.list's `version`). The
+   * desktop shell's own notices (the engine stopped) have none: only the window that got them holds them.
+   */
+  id: z.number().int().min(1).optional(),
+  /** The run of the engine that numbered it: a restarted engine numbers from 1 again and keeps none of the old ones. */
+  run: z.string().optional(),
+  /** When the core said it. */
+  at: z.number().optional(),
 });
 export type Notice = z.infer<typeof noticeSchema>;
+
+/** A notice the core keeps (notices.list): numbered, with its run and time. */
+export const keptNoticeSchema = noticeSchema.required({ id: true, run: true, at: true });
+export type KeptNotice = z.infer<typeof keptNoticeSchema>;
+
+/** The notices the core keeps until they are dismissed or over: the newest first, at most NOTICES_KEPT of them. */
+export const noticeListSchema = z.object({
+  run: z.string(),
+  /** The number of the last change of the list: later changes come as events numbered from version + 1 on. */
+  version: z.number().int().min(0),
+  items: z.array(keptNoticeSchema),
+  /** How many older notices were left out to keep the newest (none once every notice is dismissed). */
+  leftOut: z.number().int().min(0),
+});
+export type NoticeList = z.infer<typeof noticeListSchema>;
+export const NOTICES_KEPT = 100;
+
+/** Notices the core no longer keeps: dismissed (in any window), over, or left out for newer ones. */
+export const noticesGoneSchema = z.object({
+  run: z.string(),
+  /** This change's number (see noticeListSchema's `version`). */
+  version: z.number().int().min(1),
+  ids: z.array(z.number().int().min(1)),
+  /** How many older notices are left out now. */
+  leftOut: z.number().int().min(0),
+});
+export type NoticesGone = z.infer<typeof noticesGoneSchema>;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeEventMessage } from '../../../shared/bridge';
 import { createTypedEmitter } from '../../lib/typed-emitter';
+import { createNoticeBoard } from '../notices';
 import type { Job } from '../queue';
 import { UploadsStoppedError, type SessionEvents } from '../session';
 import { relayEvents } from './bridge-events';
@@ -23,7 +24,8 @@ describe('event relay', () => {
     emitter = createTypedEmitter<SessionEvents>((error) => {
       throw error;
     });
-    stop = relayEvents({ on: emitter.on }, (m) => sent.push(m), { progressIntervalMs: 100, now: () => clock });
+    const notices = createNoticeBoard({ on: emitter.on, onListenerError: (error) => { throw error; }, now: () => clock });
+    stop = relayEvents({ on: emitter.on, notices }, (m) => sent.push(m), { progressIntervalMs: 100, now: () => clock });
   });
   afterEach(() => {
     stop();
@@ -62,21 +64,32 @@ describe('event relay', () => {
     expect(sent[1]?.payload).toMatchObject({ bytes: 100 });
   });
 
-  it('maps jobs, results and failures to views and notices', () => {
+  it('maps jobs, results and failures to views and notices, numbered by the notice board', () => {
     emitter.emit('result', job(3, 'rejected', { lastError: 'missing column cpf', archivedAt: 5, archivedPath: '/w/rejected/f3.csv' }));
     emitter.emit('error', new Error('the folder cannot be listed'));
     emitter.emit('warning', 'the keychain is locked');
     emitter.emit('error', new UploadsStoppedError('Uploads stopped: no base URL'));
     emitter.emit('ignored', { path: '/w/payroll.xlsx', name: 'payroll.xlsx' });
+    const numbered = { run: expect.any(String) as unknown, at: 0 };
     expect(sent).toEqual([
-      { event: 'result', payload: expect.objectContaining({ id: 3, outcome: 'rejected', finished: true, finishedAt: 5 }) as unknown },
+      // The board hears of the refusal first (it listens from the session's start), so its notice goes first.
       // Where the file was found: a job found there again (put back, from any window) ends the notice.
-      { event: 'notice', payload: { level: 'warning', message: 'f3.csv was refused: missing column cpf', jobId: 3, path: '/w/f3.csv' } },
-      { event: 'notice', payload: { level: 'error', message: 'the folder cannot be listed' } },
-      { event: 'notice', payload: { level: 'warning', message: 'the keychain is locked' } },
-      // Over once the folder is watched again: the screens drop it then.
-      { event: 'notice', payload: { level: 'error', message: 'Uploads stopped: no base URL', until: 'watching' } },
-      { event: 'notice', payload: { level: 'info', message: expect.stringMatching(/^payroll\.xlsx is not a CSV export, so it is not uploaded; it stays in the watched folder/) as unknown } },
+      { event: 'notice', payload: { level: 'warning', message: 'f3.csv was refused: missing column cpf', jobId: 3, path: '/w/f3.csv', id: 1, ...numbered } },
+      { event: 'result', payload: expect.objectContaining({ id: 3, outcome: 'rejected', finished: true, finishedAt: 5 }) as unknown },
+      { event: 'notice', payload: { level: 'error', message: 'the folder cannot be listed', id: 2, ...numbered } },
+      { event: 'notice', payload: { level: 'warning', message: 'the keychain is locked', id: 3, ...numbered } },
+      // Over once the folder is watched again: the board drops it then.
+      { event: 'notice', payload: { level: 'error', message: 'Uploads stopped: no base URL', until: 'watching', id: 4, ...numbered } },
+      {
+        event: 'notice',
+        payload: { level: 'info', message: expect.stringMatching(/^payroll\.xlsx is not a CSV export, so it is not uploaded; it stays in the watched folder/) as unknown, id: 5, ...numbered },
+      },
+    ]);
+    sent = [];
+    emitter.emit('folder', { folder: '/w', state: 'watching' });
+    expect(sent).toEqual([
+      { event: 'noticesGone', payload: { run: expect.any(String) as unknown, version: 6, ids: [4], leftOut: 0 } },
+      { event: 'folder', payload: { folder: '/w', state: 'watching' } },
     ]);
   });
 
@@ -84,7 +97,7 @@ describe('event relay', () => {
     emitter.emit('result', job(4, 'rejected', {
       path: '/w/.processing/me/f4.csv', claimedFrom: '/w/f4.csv', lastError: 'empty file', archivedAt: 5, archivedPath: '/w/rejected/f4.csv',
     }));
-    expect(sent[1]).toEqual({ event: 'notice', payload: { level: 'warning', message: 'f4.csv was refused: empty file', jobId: 4, path: '/w/f4.csv' } });
+    expect(sent[0]).toMatchObject({ event: 'notice', payload: { level: 'warning', message: 'f4.csv was refused: empty file', jobId: 4, path: '/w/f4.csv' } });
   });
 
   it('stops relaying when unsubscribed', () => {

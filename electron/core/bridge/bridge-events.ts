@@ -1,12 +1,12 @@
 /**
  * The session's events as bridge events. Progress is coalesced per job: the first report goes at once, later ones at
  * most one per interval (the newest wins), so a folder of 1,000 files never floods the screens. A job's pending
- * progress is sent before its next state change, never after it.
+ * progress is sent before its next state change, never after it. Notices are the session's notice board's (kept until
+ * dismissed or over, see electron/core/notices): each one said, and those gone.
  */
 import type { BridgeEventMessage, JobProgressView } from '../../../shared/bridge';
 import type { Job, JobProgress } from '../queue';
-import { UploadsStoppedError, type Session } from '../session';
-import { printableName } from '../../lib/printable-name';
+import type { Session } from '../session';
 import { toBatchView, toJobView } from './views';
 
 export const PROGRESS_INTERVAL_MS = 100;
@@ -18,7 +18,7 @@ type Pending = { lastSent?: Sample; sentAt: number; waiting?: Sample; timer?: No
 export type EventRelayOptions = { progressIntervalMs?: number; now?: () => number };
 
 /** Sends the session's events through `send` until the returned function is called. */
-export function relayEvents(session: Pick<Session, 'on'>, send: (message: BridgeEventMessage) => void, options: EventRelayOptions = {}): () => void {
+export function relayEvents(session: Pick<Session, 'on' | 'notices'>, send: (message: BridgeEventMessage) => void, options: EventRelayOptions = {}): () => void {
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const now = options.now ?? Date.now;
   const jobs = new Map<number, Pending>();
@@ -69,13 +69,7 @@ export function relayEvents(session: Pick<Session, 'on'>, send: (message: Bridge
   const onResult = (job: Job): void => {
     flush(job.id);
     jobs.delete(job.id);
-    const view = toJobView(job);
-    send({ event: 'result', payload: view });
-    if (job.state === 'rejected') {
-      // The path lets every window see when the file goes again: a put-back queues it as a new job (a new id) there.
-      const message = `${job.name} was refused: ${job.lastError ?? 'see its error report'}`;
-      send({ event: 'notice', payload: { level: 'warning', message, jobId: job.id, path: view.path } });
-    }
+    send({ event: 'result', payload: toJobView(job) });
   };
 
   const unsubscribe = [
@@ -85,15 +79,8 @@ export function relayEvents(session: Pick<Session, 'on'>, send: (message: Bridge
     session.on('batch', (batch) => send({ event: 'batch', payload: toBatchView(batch) })),
     session.on('folder', (folder) => send({ event: 'folder', payload: folder })),
     session.on('localServer', (state) => send({ event: 'localServer', payload: state })),
-    session.on('error', (error) => send({
-      event: 'notice', payload: { level: 'error', message: error.message, ...(error instanceof UploadsStoppedError ? { until: 'watching' as const } : {}) },
-    })),
-    session.on('warning', (message) => send({ event: 'notice', payload: { level: 'warning', message } })),
-    // Said once per file while it stays there: without it a clerk who saved an .xlsx sees nothing happen.
-    session.on('ignored', ({ name }) => send({
-      event: 'notice',
-      payload: { level: 'info', message: `${printableName(name)} is not a CSV export, so it is not uploaded; it stays in the watched folder. Save the export as CSV to send it.` },
-    })),
+    session.notices.on('notice', (notice) => send({ event: 'notice', payload: notice })),
+    session.notices.on('gone', (gone) => send({ event: 'noticesGone', payload: gone })),
   ];
   return () => {
     for (const off of unsubscribe) off();

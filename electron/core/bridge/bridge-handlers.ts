@@ -128,7 +128,11 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
       if (puttingBack.has(id)) throw new ConflictError(`${job.name} is being put back in the queue already`);
       puttingBack.add(id);
       try {
-        return toJobView(await requeueJob(queue, job));
+        const again = toJobView(await requeueJob(queue, job));
+        // Its refusal is over. Found again where it was, the notice board has dropped it already; back under a numbered
+        // name (another file had taken its own) the file is found elsewhere, which the board cannot match.
+        session.notices.dropAbout(id);
+        return again;
       } finally {
         puttingBack.delete(id);
       }
@@ -157,6 +161,10 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
       if (!attempt) throw new BridgeError({ name: 'NotFoundError', code: 'not_found', message: `There is no delivery attempt ${id}` });
       return attempt;
     },
+
+    'notices.list': () => session.notices.list(),
+    'notices.dismiss': ({ run, id }) => ({ dismissed: session.notices.dismiss(run, id) }),
+    'notices.dismissAll': ({ run, upTo }) => ({ dismissed: session.notices.dismissAll(run, upTo) }),
 
     'localServer.state': () => session.localServer.state(),
     'localServer.start': ({ port }) => session.startLocalServer(port === undefined ? {} : { port }),

@@ -23,6 +23,7 @@ import {
   JOURNAL_FILE, LOCK_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
   type RetryPolicy, type UploadQueue,
 } from '../queue';
+import { createNoticeBoard, type NoticeBoard } from '../notices';
 import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
 import { createLocalServerPart, pointsAtAppServer, type AppClient } from './local-server-part';
@@ -127,6 +128,8 @@ export type Session = {
   /** Starts the embedded local server (127.0.0.1; a free port unless given) and points the Local profile at it. */
   startLocalServer(options?: { port?: number }): Promise<LocalServerState>;
   stopLocalServer(): Promise<LocalServerState>;
+  /** The notices for the clerk, kept until dismissed or over, for the life of the session (electron/core/notices). */
+  readonly notices: NoticeBoard;
   on: TypedEmitter<SessionEvents>['on'];
   off: TypedEmitter<SessionEvents>['off'];
   /** Stops every part that runs: watcher, queue (journal consistent), API clients, the local server. */
@@ -146,6 +149,8 @@ export function createSession(options: SessionOptions): Session {
   const env = options.env ?? process.env;
   const store = options.settings;
   const events = createTypedEmitter<SessionEvents>((error) => logger.error(`a session event listener failed: ${describeError(error)}`));
+  // Listening before any part starts: what is said before a window opens is kept for it.
+  const notices = createNoticeBoard({ on: events.on, onListenerError: (error) => logger.error(`a notice listener failed: ${describeError(error)}`) });
   const clients = new Map<string, ApiClient>();
   let uploader: UploaderPart | undefined;
   let uploaderTarget: Target | undefined;
@@ -456,6 +461,7 @@ export function createSession(options: SessionOptions): Session {
       await retargeting;
       return state;
     },
+    notices,
     on: events.on,
     off: events.off,
     async close() {

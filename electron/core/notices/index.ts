@@ -1,0 +1,1 @@
+export { createNoticeBoard, type NoticeBoard, type NoticeBoardEvents, type NoticeBoardOptions } from './notice-board';
