@@ -1,6 +1,6 @@
 /** granting -> uploading: one handshake POST for every file ready together (up to 100). */
 import type { FileMetadata, FileTypeCode } from '../../../shared';
-import { classify, reasonOf, said, withTrace } from './failures';
+import { classify, reasonOf, said } from './failures';
 import { FRESH_GRANT_MIN_MS, grantExpiry, grantUsable, unusableGrantReason } from './grant-life';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
@@ -71,8 +71,9 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boole
       // (they stay in place, with no next try promised) until the clerk presses Retry now, a handshake goes through
       // (upload-queue.ts frees them then) or the next start. The API client asks for a new token after a 403, so the
       // next try sees a scope given meanwhile. The command line has no Retry now: there it is run again.
-      const reason = withTrace(`the client is not allowed to upload files: it lacks the scope ${HANDSHAKE_SCOPE} (the service said: ${said(failure)}); `
-        + `give the client ${HANDSHAKE_SCOPE} at the service, then press Retry now, or run the uploader again on the command line`, failure);
+      // Without the answer's trace id: the words are the same at every try and for every file, so they are said once.
+      const reason = `the client is not allowed to upload files: it lacks the scope ${HANDSHAKE_SCOPE} (the service said: ${said(failure)}); `
+        + `give the client ${HANDSHAKE_SCOPE} at the service, then press Retry now, or run the uploader again on the command line`;
       core.logger.error(reason);
       core.atomically(() => {
         for (const each of jobs) {
