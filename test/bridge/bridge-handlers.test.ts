@@ -104,7 +104,9 @@ describe('bridge handlers on a real session', () => {
     expect(JSON.stringify(set)).not.toContain('wrong-secret');
     const refused = await ok('credentials.test', { profile: 'sandbox' });
     expect(refused.ok).toBe(false);
-    expect(refused.message).toMatch(/401/);
+    // In the clerk's words, with what the service said, not the request the API client made.
+    expect(refused.message).toBe('The service did not accept this client ID and secret (it said: unknown client or wrong client secret). '
+      + 'Check both with your service provider, type them again and test once more.');
     const deleted = await ok('credentials.delete', { profile: 'sandbox' });
     expect(deleted).toMatchObject({ profile: 'sandbox', stored: false, source: 'none' });
     expect(await fails('credentials.set', { profile: 'sandbox', clientId: ' ', clientSecret: 'x' })).toMatchObject({ fields: [{ path: 'clientId' }] });
