@@ -35,9 +35,12 @@ describe('the uploader data folder is its user\'s only', () => {
   });
 
   /** Uploads one file with `watch --once` on `dataDir`; the journal then has its -wal and -shm files. */
+  let uploads = 0;
   const uploadOnce = async (dataDir: string) => {
     const watched = await folder();
-    await writeFile(join(watched, 'census-private.csv'), censusCsv(`private-${dataDir}`));
+    // Each test's file is a new one to the service (one it already holds would be filed as a duplicate).
+    uploads += 1;
+    await writeFile(join(watched, 'census-private.csv'), censusCsv(`private-${uploads}`));
     return runCli(['watch', watched, '--base-url', server.url, '--once'], uploaderEnv(dataDir), '', UMASK_022);
   };
 
