@@ -23,7 +23,10 @@ const job = (over: Partial<Job>): Job => ({
 });
 
 describe('watch output', () => {
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
 
   it('a log line clears the progress bar first, so it never lands in the middle of the bar', () => {
     const events = createTypedEmitter<SessionEvents>(() => undefined);
@@ -43,6 +46,32 @@ describe('watch output', () => {
     expect(err.text().slice(before).startsWith('\r\x1b[2K')).toBe(true);
     expect(written).toHaveLength(1);
     expect(Number(written[0]!.split(':')[0])).toBeGreaterThan(before);
+  });
+
+  it('does not say again an error or notice the log has just written, and says those it has not', async () => {
+    const events = createTypedEmitter<SessionEvents>(() => undefined);
+    const out = sink();
+    const err = sink();
+    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream);
+    const logged: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      logged.push(String(chunk));
+      return true;
+    });
+    vi.stubEnv('PAYROLL_LOG_LEVEL', 'info');
+    const logger = createLogger('test');
+    // As the session reports most problems: a log line, then the event with the same words.
+    logger.error('census.csv: the journal is full');
+    events.emit('error', new Error('census.csv: the journal is full'));
+    logger.info('resuming 2 uploads from the last run');
+    events.emit('warning', 'resuming 2 uploads from the last run');
+    // One the log never wrote, and one of the same words in a later turn: said.
+    events.emit('error', new Error('the claim folder cannot be used'));
+    await new Promise((resolve) => setImmediate(resolve));
+    events.emit('error', new Error('census.csv: the journal is full'));
+    detach();
+    expect(logged.join('')).toMatch(/ERROR \[test\] census\.csv: the journal is full\n.*INFO \[test\] resuming 2 uploads/s);
+    expect(err.text()).toBe('warning: the claim folder cannot be used\nwarning: census.csv: the journal is full\n');
   });
 
   it('says each outcome once, with the row warnings and their line numbers', () => {

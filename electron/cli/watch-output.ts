@@ -44,8 +44,16 @@ export function attachOutput(session: Pick<Session, 'on'>, mode: { json: boolean
     if (barShown) err.write('\r\x1b[2K');
     barShown = false;
   };
-  // Log lines clear the bar first; the next progress event draws it again.
-  if (mode.tty) setBeforeLogLine(clearBar);
+  // What the log has said in this turn of the event loop: the session logs most of the errors and notices it reports,
+  // and they go to the same standard error, so they are not said a second time.
+  const justLogged = new Set<string>();
+  setBeforeLogLine((entry) => {
+    // Log lines clear the bar first; the next progress event draws it again.
+    clearBar();
+    if (entry.level === 'debug') return;
+    if (justLogged.size === 0) setImmediate(() => justLogged.clear());
+    justLogged.add(entry.message);
+  });
   const names = new Map<number, string>();
   offs.push(session.on('job', (job) => names.set(job.id, printableName(job.name))));
   if (mode.tty) {
@@ -84,16 +92,18 @@ export function attachOutput(session: Pick<Session, 'on'>, mode: { json: boolean
     err.write(`ignored: ${printableName(name)} is not a .csv export\n`);
   }));
   offs.push(session.on('warning', (text) => {
+    if (justLogged.has(text)) return;
     clearBar();
     err.write(`${text}\n`);
   }));
   offs.push(session.on('error', (error) => {
+    if (justLogged.has(error.message)) return;
     clearBar();
     err.write(`warning: ${error.message}\n`);
   }));
   return () => {
     clearBar();
-    if (mode.tty) setBeforeLogLine(undefined);
+    setBeforeLogLine(undefined);
     offs.forEach((off) => off());
   };
 }

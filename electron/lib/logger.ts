@@ -17,13 +17,17 @@ function threshold(): number {
   return LEVELS[wanted] ?? LEVELS.info;
 }
 
-let beforeLine: (() => void) | undefined;
+/** A log line about to be written, as it was given. */
+export type LogEntry = { level: Exclude<Level, 'silent'>; message: string };
+
+let beforeLine: ((entry: LogEntry) => void) | undefined;
 
 /**
- * Called before every log line goes to stderr: a terminal progress bar clears its line there, so a log line never
- * lands in the middle of the bar. `undefined` removes the hook.
+ * Called before every log line goes to stderr, with what it says: a terminal progress bar clears its line there, so a
+ * log line never lands in the middle of the bar, and `watch` does not say again what the log has just said.
+ * `undefined` removes the hook.
  */
-export function setBeforeLogLine(hook: (() => void) | undefined): void {
+export function setBeforeLogLine(hook: ((entry: LogEntry) => void) | undefined): void {
   beforeLine = hook;
 }
 
@@ -45,15 +49,15 @@ export function localTimestamp(at = new Date()): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
 }
 
-const toStderr = (line: string): void => {
-  beforeLine?.();
+const toStderr = (line: string, entry: LogEntry): void => {
+  beforeLine?.(entry);
   process.stderr.write(line);
 };
 
-export function createLogger(prefix: string, write: (line: string) => void = toStderr): Logger {
+export function createLogger(prefix: string, write: (line: string, entry: LogEntry) => void = toStderr): Logger {
   const at = threshold();
   const log = (level: Exclude<Level, 'silent'>) => (message: string) => {
-    if (LEVELS[level] >= at) write(`${localTimestamp()} ${level.toUpperCase()} [${prefix}] ${logEntryText(message)}\n`);
+    if (LEVELS[level] >= at) write(`${localTimestamp()} ${level.toUpperCase()} [${prefix}] ${logEntryText(message)}\n`, { level, message });
   };
   return {
     debug: log('debug'),
