@@ -4,6 +4,7 @@
  * the token for scripts, then a one-time sign-in address, and another address each time Enter is pressed; everything
  * else goes to standard error.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -61,6 +62,20 @@ function parseUiFlags(args: string[]) {
   return { port, host, dataDir: values['data-dir'] ? resolve(values['data-dir']) : appDataDir(), localServer: values['local-server'] === true };
 }
 
+/**
+ * Whether standard input may be read without the system stopping this process: a pipe or a file always; a terminal
+ * only while this process is in its foreground (`ps` says which process group that is). Windows has no such stop.
+ */
+function mayReadInput(): boolean {
+  if (!process.stdin.isTTY || process.platform === 'win32') return true;
+  try {
+    const [foreground, own] = execFileSync('ps', ['-o', 'tpgid=,pgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim().split(/\s+/);
+    return foreground !== undefined && foreground === own;
+  } catch {
+    return false;
+  }
+}
+
 export async function uiCommand(args: string[]): Promise<number> {
   const flags = parseUiFlags(args);
   const logger = createLogger('ui');
@@ -95,17 +110,20 @@ export async function uiCommand(args: string[]): Promise<number> {
   // The token goes to standard output only: never into an address, which a browser keeps in its history.
   process.stdout.write(`ui token ${running.token}\n`);
   process.stdout.write(`ui at ${running.signInUrl()}\n`);
-  // An address works once and not for long: Enter in the terminal prints a new one (npm start opens it too).
+  // An address works once and not for long: Enter in the terminal prints a new one (npm start opens it too). Only
+  // where reading it cannot stop this process: a background job (`ui &`) that reads its terminal is stopped by the
+  // system, and would hold the data folder without answering.
+  const enter = mayReadInput() ? createInterface({ input: process.stdin }) : undefined;
   process.stdin.on('error', () => undefined);
-  const enter = createInterface({ input: process.stdin });
-  enter.on('line', () => process.stdout.write(`ui at ${running.signInUrl()}\n`));
+  enter?.on('line', () => process.stdout.write(`ui at ${running.signInUrl()}\n`));
+  if (!enter) logger.info('started in the background: for a new sign-in address, start it again in the foreground (or POST /signin with the token)');
   return new Promise<number>((resolveExit) => {
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) return;
       stopping = true;
       logger.info(`${signal}: stopping`);
-      enter.close();
+      enter?.close();
       (async () => {
         await running.close();
         handlers.close();
