@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NotOwnError, makePrivateDir, makePrivateFile } from './private-files';
+import { NotOwnError, SharedFolderError, makePrivateDir, makePrivateFile } from './private-files';
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 /** Another user of the computer (nobody); the tests run as root, who may give a file away. */
@@ -45,6 +45,20 @@ describe('private folders and files', () => {
     await chmod(file, 0o644);
     makePrivateFile(file, { create: false });
     expect(await modeOf(file)).toBe(0o600);
+  });
+
+  it('keeps a folder\'s setgid bit while taking group access away, and refuses a folder shared by every user', async () => {
+    const grouped = join(root, 'grouped');
+    await mkdir(grouped);
+    await chmod(grouped, 0o2770);
+    makePrivateDir(grouped);
+    expect((await stat(grouped)).mode & 0o7777).toBe(0o2700);
+    const shared = join(root, 'shared');
+    await mkdir(shared);
+    await chmod(shared, 0o1777);
+    expect(() => makePrivateDir(shared)).toThrow(SharedFolderError);
+    expect(() => makePrivateDir(shared)).toThrow(/is shared by every user of this computer \(as \/tmp is\)/);
+    expect((await stat(shared)).mode & 0o7777).toBe(0o1777);
   });
 
   it('leaves a missing file missing when it must not be made empty', () => {

@@ -28,13 +28,26 @@ export class NotOwnError extends Error {
   }
 }
 
-/** Refuses another user's folder or file, and takes away access by others (never adds any). */
-function keepPrivate(path: string, stats: Stats, kind: 'folder' | 'file', change: () => void): void {
+/** A folder every user may put files in (the sticky bit, as /tmp has): never one user's data folder. */
+export class SharedFolderError extends Error {
+  constructor(readonly path: string) {
+    super(`the folder ${printableText(path)} is shared by every user of this computer (as /tmp is), so it cannot be a data `
+      + 'folder: choose a folder of your own (PAYROLL_DATA_DIR).');
+    this.name = 'SharedFolderError';
+  }
+}
+
+/**
+ * Refuses another user's folder or file, and a folder shared by every user; takes away access by others (never adds
+ * any, and leaves the owner's bits and the folder's setgid bit as they are).
+ */
+function keepPrivate(path: string, stats: Stats, kind: 'folder' | 'file'): void {
   if (!POSIX) return;
   if (stats.uid !== process.getuid?.()) throw new NotOwnError(path, kind);
+  if (kind === 'folder' && (stats.mode & 0o1000) !== 0) throw new SharedFolderError(path);
   if ((stats.mode & 0o077) === 0) return;
   try {
-    change();
+    chmodSync(path, stats.mode & 0o7700);
   } catch {
     // A file system without modes or a read-only disk: opening the journal or the settings says what is wrong.
   }
@@ -46,7 +59,7 @@ export function makePrivateDir(dir: string): void {
   const stats = statSync(dir);
   // mkdir's mode is filtered by the umask; a new folder is set exactly.
   if (created !== undefined && POSIX) chmodSync(dir, PRIVATE_DIR_MODE);
-  else keepPrivate(dir, stats, 'folder', () => chmodSync(dir, stats.mode & 0o700));
+  else keepPrivate(dir, stats, 'folder');
 }
 
 /**
@@ -64,7 +77,7 @@ export function makePrivateFile(path: string, { create = true }: { create?: bool
   }
   try {
     const stats = fstatSync(fd);
-    keepPrivate(path, stats, 'file', () => chmodSync(path, stats.mode & 0o600));
+    keepPrivate(path, stats, 'file');
   } finally {
     closeSync(fd);
   }

@@ -8,7 +8,7 @@ import Database from 'libsql';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordKind } from '../../../shared';
-import { NotOwnError, makePrivateDir, makePrivateFile } from '../../lib/private-files';
+import { NotOwnError, SharedFolderError, makePrivateDir, makePrivateFile } from '../../lib/private-files';
 import { journalOpenError } from './journal-errors';
 import type { BatchJob, BatchState, Job, JobService, JobState, StableFile } from './job-types';
 
@@ -119,7 +119,7 @@ export function openJournal(dataDir: string): Journal {
     } catch {
       // Closing a connection to a damaged file may fail too; the error that matters is the first one.
     }
-    if (error instanceof NotOwnError) throw error;
+    if (error instanceof NotOwnError || error instanceof SharedFolderError) throw error;
     throw journalOpenError(path, error);
   }
 }
