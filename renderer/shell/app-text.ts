@@ -23,7 +23,8 @@ export const appText = {
   tryAgain: 'Try again',
   engineLost: 'The app has lost its background service: what you see may be out of date.',
   engineLostHelp: 'Files are not watched or uploaded while it is gone, even if a screen still says Watching. '
-    + 'It reconnects by itself once the service is back; if it does not, start Payroll Uploader again.',
+    + 'It reconnects by itself once the service is back. If Payroll Uploader was stopped and started again, open it '
+    + 'again (in a browser: the new address it printed, since this page stays signed out).',
   noticesLabel: 'Messages',
   dismissNotice: 'Dismiss message',
   dismissAllNotices: 'Dismiss all messages',

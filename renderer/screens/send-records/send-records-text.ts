@@ -138,8 +138,9 @@ export const sendRecordsText = {
   unsent: {
     reloadTitle: 'Reload and lose the rows not sent?',
     reload: (n: number) => `Send records holds ${n === 1 ? '1 row' : `${n} rows`} not sent yet. They are kept only while `
-      + 'this page is open: reloading it throws them away. To keep them, stay on the page: it reconnects by itself once '
-      + 'the background service is back, and you can send them then.',
+      + 'this page is open: reloading it throws them away. If the background service comes back as it was, the page '
+      + 'reconnects by itself and you can send them then. If Payroll Uploader was stopped and started again, this page '
+      + 'stays signed out and cannot send them: note them before you reload.',
     keep: 'Keep them',
     reloadAnyway: 'Reload and lose them',
   },
