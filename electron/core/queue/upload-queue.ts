@@ -172,6 +172,16 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     });
   };
 
+  /**
+   * What a step's failure could not write (the journal itself cannot be written, a full disk): the job keeps its last
+   * committed state and is looked at again at the next pump. Said, never thrown: nothing is left to catch it.
+   */
+  const notJournaled = (job: Job, failure: unknown): void => {
+    const message = `${job.name}: the upload journal could not be written: ${describeError(failure)}`;
+    logger.error(message);
+    emitter.emit('error', new Error(message, { cause: failure }));
+  };
+
   /** Runs one job's step in the background; a step that throws leaves the job retrying, never stuck. */
   const work = (job: Job, step: (job: Job) => Promise<void>, onError: (job: Job, error: unknown) => void | Promise<void>): void => {
     const run = step(job)
@@ -181,11 +191,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
           const latest = journal.job(job.id) ?? job;
           await onError(latest, error);
         } catch (failure) {
-          // The journal itself cannot be written (a full disk): the job keeps its last committed state and is
-          // looked at again at the next pump.
-          const message = `${job.name}: the upload journal could not be written: ${describeError(failure)}`;
-          logger.error(message);
-          emitter.emit('error', new Error(message, { cause: failure }));
+          notJournaled(job, failure);
         }
       })
       .finally(() => {
@@ -268,7 +274,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         const batch = ready.slice(0, LIMITS.submissionItems);
         handshake = requestGrants(core, batch)
           .catch((error: unknown) => {
-            for (const job of batch) stepFailed(journal.job(job.id) ?? job, error);
+            for (const job of batch) {
+              try {
+                stepFailed(journal.job(job.id) ?? job, error);
+              } catch (failure) {
+                notJournaled(job, failure);
+              }
+            }
             return false;
           })
           .then((granted) => {

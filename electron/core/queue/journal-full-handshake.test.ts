@@ -1,0 +1,48 @@
+/**
+ * The disk under the journal fills while a handshake is out: the grants it brings back cannot be journaled, nor can
+ * the failure itself. That is said (an error event), never thrown where nothing catches it (the process would end),
+ * and the file goes once space returns. Real queue, real server, the journal on a real 1 MB tmpfs.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, expect, it } from 'vitest';
+import { setFaults } from '../../../test/helpers/api-kit';
+import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
+import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+
+const run = promisify(execFile);
+let env: QueueEnv | undefined;
+let mountPoint: string | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+  if (mountPoint) await run('umount', ['-l', mountPoint]);
+  mountPoint = undefined;
+});
+
+it('a journal that fills while a handshake is out is said, not thrown, and the file goes once space returns', async () => {
+  env = await startQueueEnv();
+  mountPoint = await tempDir('queue-tmpfs-');
+  await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
+  const dataDir = join(mountPoint, 'data');
+  await mkdir(dataDir);
+  const token = await getToken(env.server.url);
+  // The handshake's answer comes back only once the disk is full.
+  await setFaults(env.server.url, token, [{ pathPrefix: '/law/api/v1/payroll-submissions', latencyMs: 3_000 }]);
+  const queue = env.queue({ dataDir });
+  const errors: string[] = [];
+  queue.on('error', (error) => errors.push(error.message));
+  await queue.start();
+  const job = queue.add(await env.write('census-full.csv', censusCsv('journal-full')))!;
+  await eventually(() => (queue.job(job.id)?.state === 'granting' ? true : undefined), 20_000);
+  const filler = join(mountPoint, 'filler');
+  await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+
+  await eventually(() => errors.find((message) => /census-full\.csv: the upload journal could not be written/.test(message)), 20_000);
+  await rm(filler);
+  await setFaults(env.server.url, token, []);
+  const done = await env.finished(queue, job.id);
+  expect(done.state).toBe('uploaded');
+}, 120_000);
