@@ -3,6 +3,7 @@
  * computer's clock was set back while a retry waited. Real queue, real server, real files.
  */
 import { afterEach, expect, it } from 'vitest';
+import { createLogger } from '../../lib/logger';
 import { setFaults } from '../../../test/helpers/api-kit';
 import { eventually, getToken } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
@@ -17,11 +18,13 @@ it('tries a pass that failed as a whole again by itself, once its cause is gone'
   env = await startQueueEnv();
   const settings = env.settings;
   let broken = false;
+  const tries: string[] = [];
   const queue = env.queue({
     settings: () => {
       if (broken) throw new Error('the settings file is being saved');
       return settings;
     },
+    logger: createLogger('test-queue', (line) => tries.push(line)),
   });
   const errors: string[] = [];
   queue.on('error', (error) => errors.push(error.message));
@@ -31,6 +34,9 @@ it('tries a pass that failed as a whole again by itself, once its cause is gone'
   broken = true;
   const job = queue.add(file)!;
   const said = await eventually(() => errors.find((m) => m.includes('being saved')), 10_000);
+  // It keeps failing for a while: tried again and again, said once (not a new message at every try).
+  await eventually(() => (tries.filter((line) => line.includes('being saved')).length >= 4 ? true : undefined), 20_000);
+  expect(errors.filter((m) => m.includes('being saved'))).toHaveLength(1);
   // Nothing else happens from here on (no new file, no step under way): the queue must wake by itself.
   broken = false;
   const done = await env.finished(queue, job.id);

@@ -151,6 +151,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
 
   /** Passes of the pump in a row that failed as a whole (the settings or the journal could not be read or written). */
   let pumpFailures = 0;
+  /** Why the last of them failed, as said: the same cause is said once, not again at every try. */
+  let pumpFailure: string | undefined;
   const schedulePump = (): void => {
     if (pumpQueued || !running) return;
     pumpQueued = true;
@@ -159,14 +161,21 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       try {
         pump();
         pumpFailures = 0;
+        pumpFailure = undefined;
       } catch (error) {
         // The pass is tried again on its own, with the queue's backoff: nothing else may come to wake it (no new
         // file, no step under way), and the cause (a settings file being saved, a full disk) may clear by itself.
         pumpFailures += 1;
         const delay = retryDelayMs(pumpFailures, retry, core.random);
-        const failure = new Error(`Upload queue: ${describeError(error)}; trying again in ${Math.max(1, Math.round(delay / 1000))} s`, { cause: error });
-        logger.error(failure.message);
-        emitter.emit('error', failure);
+        const why = describeError(error);
+        const failure = new Error(`Upload queue: ${why}; trying again in ${Math.max(1, Math.round(delay / 1000))} s`, { cause: error });
+        if (why === pumpFailure) {
+          logger.warn(failure.message);
+        } else {
+          pumpFailure = why;
+          logger.error(failure.message);
+          emitter.emit('error', failure);
+        }
         wakeAt(now() + delay);
       }
     });
