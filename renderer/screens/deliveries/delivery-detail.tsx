@@ -1,7 +1,8 @@
 /** One delivery attempt in full, by its number, with "send again" when the local server is in use. */
-import { Alert, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { BridgeError } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
+import { FactsTable, type Fact } from '../../components/facts-table';
 import { asSentence } from '../../components/format';
 import { useDelivery, useIsLocalMode, useRedeliver } from '../../data/deliveries-queries';
 import { deliveriesText } from './deliveries-text';
@@ -17,7 +18,7 @@ export function DeliveryDetail({ id, onClose }: { id: number | undefined; onClos
   const d = delivery.data;
   const notFound = delivery.error instanceof BridgeError && delivery.error.code === 'not_found';
 
-  const rows: [string, React.ReactNode][] = d ? [
+  const rows: Fact[] = d ? [
     [t.fields.id, d.id],
     [t.fields.createdAt, deliveryTime(d.createdAt)],
     [t.fields.eventType, eventText(d.eventType)],
@@ -28,7 +29,7 @@ export function DeliveryDetail({ id, onClose }: { id: number | undefined; onClos
     [t.fields.durationMs, durationText(d)],
     [t.fields.attemptCount, d.attemptCount],
     // The local server says why a failed try failed; another service may not.
-    ...(d.failure ? [[t.fields.failure, asSentence(d.failure)] as [string, React.ReactNode]] : []),
+    ...(d.failure ? [[t.fields.failure, asSentence(d.failure)] as Fact] : []),
   ] : [];
 
   return (
@@ -38,16 +39,7 @@ export function DeliveryDetail({ id, onClose }: { id: number | undefined; onClos
         {notFound && id !== undefined && <Alert color="yellow" role="alert">{t.notFound(id)}</Alert>}
         {delivery.error && !notFound && <ErrorAlert error={delivery.error} />}
         {d && (
-          <Table variant="vertical" withTableBorder layout="fixed">
-            <Table.Tbody>
-              {rows.map(([label, value]) => (
-                <Table.Tr key={label}>
-                  <Table.Th scope="row" w="40%">{label}</Table.Th>
-                  <Table.Td>{value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <FactsTable facts={rows} labelWidth="40%" />
         )}
         {d && local && (
           <Stack gap="xs">

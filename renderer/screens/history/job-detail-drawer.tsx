@@ -1,9 +1,10 @@
 /** One finished file in full: a refused file's reasons (whole-file or per row), an upload's row warnings, and what to do next. */
-import { Alert, Button, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Code, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { JobDetail, JobView } from '../../../shared/bridge';
 import { ErrorAlert } from '../../components/error-alert';
+import { FactsTable } from '../../components/facts-table';
 import { formatBytes, formatCalendarDate, formatDateTime } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { ProblemsTable } from '../../components/problems-table';
@@ -30,18 +31,7 @@ function Facts({ job, putBack }: { job: JobDetail; putBack: JobView | undefined 
     ...(job.referenceDate ? [[t.referenceDate, formatCalendarDate(job.referenceDate)] as [string, string]] : []),
     ...(job.importId ? [[t.importId, job.importId] as [string, string]] : []),
   ];
-  return (
-    <Table variant="vertical" withTableBorder layout="fixed">
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Th w="35%" scope="row">{label}</Table.Th>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
+  return <FactsTable facts={rows} labelWidth="35%" />;
 }
 
 type Requeue = ReturnType<typeof useRequeue>;

@@ -4,8 +4,9 @@
  * another service, or a long file name at 200 % zoom need more, so here they are whole. It reads the file from the
  * queue the screen shows, so it follows the file live and says so when the file has left the queue.
  */
-import { Badge, Drawer, Stack, Table, Text } from '@mantine/core';
+import { Badge, Drawer, Stack, Text } from '@mantine/core';
 import type { JobView } from '../../../shared/bridge';
+import { FactsTable, type Fact } from '../../components/facts-table';
 import { formatBytes, formatDateTime } from '../../components/format';
 import { jobText, STEP_COLORS } from './queue-job-row';
 import { stepOf } from './queue-step';
@@ -18,25 +19,14 @@ export type OpenJob = { id: number; name: string };
 
 function Facts({ job }: { job: JobView }) {
   const step = stepOf(job);
-  const rows: [string, React.ReactNode][] = [
+  const rows: Fact[] = [
     [t.step, <Badge key="step" color={STEP_COLORS[step]} variant="light">{job.waitsFor ? queueText.waitsForBadge : queueText.steps[step]}</Badge>],
     [t.why, jobText(job, step)],
     [t.path, job.path],
     [t.size, formatBytes(job.size)],
     [t.found, formatDateTime(job.foundAt)],
   ];
-  return (
-    <Table variant="vertical" withTableBorder layout="fixed">
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Th w="30%" scope="row">{label}</Table.Th>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
+  return <FactsTable facts={rows} labelWidth="30%" />;
 }
 
 export function QueueJobDrawer({ open, items, onClose }: { open: OpenJob | undefined; items: readonly JobView[]; onClose: () => void }) {
