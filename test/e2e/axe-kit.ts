@@ -23,6 +23,9 @@ export async function allAxeViolations(page: Page): Promise<string[]> {
 
 /** Waits until nothing on the page is moving (a drawer sliding in is half transparent, and axe measures blends). */
 export async function settled(page: Page): Promise<void> {
+  // A change just made (a colour scheme emulated, a click) starts its transitions only when the browser next works out
+  // the styles: after two frames they are running, and are waited for, instead of starting after the check.
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   await page.waitForFunction(() => document.getAnimations()
     .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 10_000 });
 }
