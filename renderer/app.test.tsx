@@ -5,17 +5,10 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from './app';
 import { createQueryClient } from './data/query-client';
-import { createMemoryBridge, type MemoryBridge } from './test-kit/memory-bridge';
+import { configuredMemoryBridge, createMemoryBridge, type MemoryBridge } from './test-kit/memory-bridge';
 
 const renderApp = (bridge: MemoryBridge) => render(<App bridge={bridge} queryClient={createQueryClient()} />);
-const configured = () => {
-  const bridge = createMemoryBridge({
-    credentials: { local: { clientId: 'clerk-app', secret: 'right-secret' }, sandbox: undefined, production: undefined },
-    folder: { folder: '/data/exports', state: 'watching' },
-  });
-  bridge.state.settings = { ...bridge.state.settings, watchedFolder: '/data/exports' };
-  return bridge;
-};
+const configured = configuredMemoryBridge;
 
 describe('App', () => {
   beforeEach(() => { window.location.hash = ''; });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { KeptNotice, Notice } from '../../shared/bridge';
 import { App } from '../app';
 import { createQueryClient } from '../data/query-client';
-import { createMemoryBridge, makeJob } from '../test-kit/memory-bridge';
+import { configuredMemoryBridge, createMemoryBridge, makeJob } from '../test-kit/memory-bridge';
 
 describe('Notices about a refused file', () => {
   it('go once a job for that file is found again (put back in another window), and only then', async () => {
@@ -41,14 +41,7 @@ describe('Notices the core keeps', () => {
   const RUN = 'run-1';
   const kept = (id: number, message: string, extra: Partial<Notice> = {}): KeptNotice =>
     ({ level: 'warning', message, id, run: RUN, at: Date.UTC(2026, 10, 20, 9) + id, ...extra });
-  const configured = () => {
-    const bridge = createMemoryBridge({
-      credentials: { local: { clientId: 'clerk-app', secret: 'right-secret' }, sandbox: undefined, production: undefined },
-      folder: { folder: '/data/exports', state: 'watching' },
-    });
-    bridge.state.settings = { ...bridge.state.settings, watchedFolder: '/data/exports' };
-    return bridge;
-  };
+  const configured = configuredMemoryBridge;
   const messages = async () => screen.findByRole('status', { name: 'Messages' });
 
   it('shows what the core said before the window opened, and a dismissal asks the core to take it away everywhere', async () => {

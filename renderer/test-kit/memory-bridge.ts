@@ -211,3 +211,13 @@ export function createMemoryBridge(initial: Partial<MemoryState> & { platform?: 
   };
   return bridge;
 }
+
+/** A bridge past the first run: the Local environment's credentials saved and a watched folder being watched. */
+export function configuredMemoryBridge(): MemoryBridge {
+  const bridge = createMemoryBridge({
+    credentials: { local: { clientId: 'clerk-app', secret: 'right-secret' }, sandbox: undefined, production: undefined },
+    folder: { folder: '/data/exports', state: 'watching' },
+  });
+  bridge.state.settings = { ...bridge.state.settings, watchedFolder: '/data/exports' };
+  return bridge;
+}
