@@ -258,6 +258,18 @@ export type FaultRuleView = z.infer<typeof faultRuleViewSchema>;
 
 export { deliveryAttemptSchema };
 
+/**
+ * What ends a problem a notice tells of, when the notice goes by itself (or is dismissed before):
+ * - `watching`: the watch stopped (no usable service); over once the folder is watched again;
+ * - `scope-given`: files are held because the client lacks the scope to upload files; over once the service grants
+ *   an upload address;
+ * - `journal-written`: new files cannot be taken up because the upload journal cannot be written (a full disk);
+ *   over once a file is journaled again;
+ * - `queue-runs`: the upload queue cannot work at all and tries again on its own; over once a pass of it works.
+ */
+export const NOTICE_ENDS = ['watching', 'scope-given', 'journal-written', 'queue-runs'] as const;
+export type NoticeEnd = (typeof NOTICE_ENDS)[number];
+
 export const noticeSchema = z.object({
   level: z.enum(['info', 'warning', 'error']),
   message: z.string(),
@@ -267,8 +279,8 @@ export const noticeSchema = z.object({
    * found again (the file put back in the queue, from any window, or a fixed copy saved into the folder).
    */
   path: z.string().optional(),
-  /** `watching`: the notice is about the watch being stopped (no usable service), and is over once it watches again. */
-  until: z.enum(['watching']).optional(),
+  /** What ends the problem the notice tells of, so the notice goes by itself then (NOTICE_ENDS). */
+  until: z.enum(NOTICE_ENDS).optional(),
   /**
    * The core's number for it, which the clerk's dismissal names (notices.dismiss). The core numbers every change of
    * the notices it keeps, one after the other: a new notice takes the next number (notices.list's `version`). The

@@ -4,6 +4,7 @@ import { createTypedEmitter } from '../../lib/typed-emitter';
 import type { Job } from '../queue';
 import type { SessionEvents } from '../session';
 import { UploadsStoppedError } from '../session';
+import { LastingError } from './lasting-error';
 import { createNoticeBoard, type NoticeBoard } from './notice-board';
 
 const job = (id: number, state: Job['state'], extra: Partial<Job> = {}): Job => ({
@@ -109,5 +110,20 @@ describe('notice board', () => {
     expect(messages()).toHaveLength(2);
     session.emit('folder', { folder: '/w', state: 'watching' });
     expect(messages()).toEqual([expect.stringMatching(/^payroll\.xlsx is not a CSV export/)]);
+  });
+
+  it('drops the notice of a lasting problem once its end is said, and only that one', () => {
+    session.emit('error', new LastingError('new files cannot be taken up for now: the disk is full', 'journal-written'));
+    session.emit('error', new LastingError('the client is not allowed to upload files', 'scope-given'));
+    session.emit('error', new Error('f9.csv: something else'));
+    expect(board.list().items.map((n) => n.until)).toEqual([undefined, 'scope-given', 'journal-written']);
+    session.emit('over', 'journal-written');
+    expect(messages()).toEqual(['f9.csv: something else', 'the client is not allowed to upload files']);
+    expect(changes.at(-1)).toMatchObject({ kind: 'gone', ids: [1] });
+    const version = board.list().version;
+    session.emit('over', 'queue-runs');
+    expect(board.list().version).toBe(version);
+    session.emit('over', 'scope-given');
+    expect(messages()).toEqual(['f9.csv: something else']);
   });
 });

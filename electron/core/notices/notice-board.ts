@@ -14,7 +14,7 @@ import { printableName } from '../../lib/printable-name';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import type { Job } from '../queue';
 import type { SessionEvents } from '../session/session';
-import { UploadsStoppedError } from '../session/session-errors';
+import { LastingError } from './lasting-error';
 
 export type NoticeBoardEvents = {
   notice: KeptNotice;
@@ -104,8 +104,9 @@ export function createNoticeBoard(options: NoticeBoardOptions): NoticeBoard {
     if (state.state === 'watching') remove((notice) => notice.until === 'watching');
   });
   options.on('error', (error) => add({
-    level: 'error', message: error.message, ...(error instanceof UploadsStoppedError ? { until: 'watching' as const } : {}),
+    level: 'error', message: error.message, ...(error instanceof LastingError ? { until: error.until } : {}),
   }));
+  options.on('over', (end) => void remove((notice) => notice.until === end));
   options.on('warning', (message) => add({ level: 'warning', message }));
   // Said once per file while it stays there: without it a clerk who saved an .xlsx sees nothing happen.
   options.on('ignored', ({ name }) => add({

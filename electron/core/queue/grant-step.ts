@@ -5,6 +5,7 @@ import { FRESH_GRANT_MIN_MS, grantExpiry, grantUsable, unusableGrantReason } fro
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
 import { printableName } from '../../lib/printable-name';
+import { LastingError } from '../notices/lasting-error';
 
 /** The scope the handshake POST needs (docs/service-decisions.md §5). */
 export const HANDSHAKE_SCOPE = 'submissions:write';
@@ -80,7 +81,7 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boole
           core.write(each.id, { state: 'waiting', resumeState: 'granting', nextAttemptAt: null, heldFor: reason, lastError: reason });
         }
       });
-      core.emit('error', new Error(reason));
+      core.emit('error', new LastingError(reason, 'scope-given'));
       return false;
     }
     const [job] = jobs;

@@ -13,6 +13,7 @@ import { createLogger } from '../../lib/logger';
 import { loggedRequests } from '../../../test/helpers/api-kit';
 import { TEST_CLIENT, eventually, startTestServer, tempDir, type TestServer } from '../../../test/helpers/local-server';
 import { censusCsv, FAST_RETRY } from '../../../test/helpers/queue-kit';
+import { LastingError } from '../notices/lasting-error';
 import type { Job, StableFile } from './job-types';
 import { createUploadQueue, type UploadQueue } from './upload-queue';
 
@@ -78,6 +79,10 @@ describe('a file held for a missing scope', () => {
     const { q, folder, giveScope } = await setUp();
     const a = q.add(await write(folder, 'census-a.csv', censusCsv('held-a')))!;
     const c = q.add(await write(folder, 'census-c.csv', censusCsv('held-c')))!;
+    // What the clerk's notices are told: the hold lasts until the scope is given, and is said to be over then.
+    const told: string[] = [];
+    q.on('error', (error) => told.push(error instanceof LastingError ? `held until ${error.until}` : error.message));
+    q.on('over', (end) => told.push(`over: ${end}`));
     await q.start();
 
     // Both are held by one refused handshake; the words say what to do, and no next try is promised.
@@ -96,6 +101,7 @@ describe('a file held for a missing scope', () => {
     expect(again.heldFor).toBe(again.lastError);
     expect(again.nextAttemptAt).toBeUndefined();
     expect(handshakes(server!)).toEqual([403, 403]);
+    expect(told).toEqual(['held until scope-given', 'held until scope-given']);
     // The other file was not pressed: it stays held, with no next try promised.
     expect(held(q.job(c.id))?.nextAttemptAt).toBeUndefined();
 
@@ -108,6 +114,8 @@ describe('a file held for a missing scope', () => {
     // The cause is gone: the file held beside it goes too, without a Retry now of its own.
     expect(await filed(q, c.id)).toMatchObject({ state: 'uploaded' });
     expect(q.failures()).toEqual([]);
+    // Said to be over, once.
+    expect(told.slice(2)).toEqual(['over: scope-given']);
   }, 60_000);
 
   it('does not hold a file found after the scope was given, and its upload frees the files held before', async () => {

@@ -1,5 +1,6 @@
 /** The upload queue's records: one job per watched file version, one batch per manual JSON send. */
 import type { FileTypeCode, ImportCreated, RecordError, RecordKind } from '../../../shared';
+import type { NoticeEnd } from '../../../shared/bridge';
 
 /**
  * States of a file job (docs/service-decisions.md §9). `waiting` means waiting to retry the step in `resumeState`.
@@ -129,4 +130,6 @@ export type QueueEvents = {
   error: Error;
   /** Something the clerk should be told once, in plain words ("resuming 2 uploads from the last run"). */
   notice: string;
+  /** The problem an earlier `error` (a LastingError) said lasts until this is over. */
+  over: NoticeEnd;
 };

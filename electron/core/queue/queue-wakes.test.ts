@@ -4,6 +4,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
+import { LastingError } from '../notices/lasting-error';
 import { setFaults } from '../../../test/helpers/api-kit';
 import { eventually, getToken } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
@@ -28,6 +29,9 @@ it('tries a pass that failed as a whole again by itself, once its cause is gone'
   });
   const errors: string[] = [];
   queue.on('error', (error) => errors.push(error.message));
+  const ends: string[] = [];
+  queue.on('error', (error) => ends.push(error instanceof LastingError ? `until ${error.until}` : 'for good'));
+  queue.on('over', (end) => ends.push(`over: ${end}`));
   await queue.start();
   await queue.idle();
   const file = await env.write('census-stall.csv', censusCsv('stall'));
@@ -42,6 +46,8 @@ it('tries a pass that failed as a whole again by itself, once its cause is gone'
   const done = await env.finished(queue, job.id);
   expect(done.state).toBe('uploaded');
   expect(said).toMatch(/trying again in \d+ s$/);
+  // The clerk's notice of it lasts until a pass works again, and is said to be over then, once.
+  expect(ends).toEqual(['until queue-runs', 'over: queue-runs']);
 }, 60_000);
 
 it('retries when it said it would, even if the clock was set back an hour meanwhile', async () => {

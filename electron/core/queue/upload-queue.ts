@@ -4,11 +4,13 @@
  * the unfinished jobs through the journal's memory copy (journal.liveJobs), never by reading SQLite.
  */
 import type { RecordKind } from '../../../shared';
+import type { NoticeEnd } from '../../../shared/bridge';
 import { LIMITS } from '../../../shared';
 import { PROFILE_TITLES, type Settings } from '../../../shared/settings.schema';
 import { createLogger, type Logger } from '../../lib/logger';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import { archiveFailed, archiveJob } from './archive-step';
+import { LastingError } from '../notices/lasting-error';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './backoff';
 import { localDay } from './file-facts';
 import { describeError } from '../../lib/fs-errors';
@@ -121,9 +123,18 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const journal = openJournal(options.dataDir);
   const emitter = createTypedEmitter<QueueEvents>((error) => logger.error(`A queue event listener threw: ${describeError(error)}`));
   const abort = new AbortController();
+  /** The lasting problems said (LastingError) and not over yet: each is said to be over once, when it is. */
+  const lasting = new Set<NoticeEnd>();
+  const emit = <K extends keyof QueueEvents>(event: K, payload: QueueEvents[K]): void => {
+    if (payload instanceof LastingError) lasting.add(payload.until);
+    emitter.emit(event, payload);
+  };
+  const over = (end: NoticeEnd): void => {
+    if (lasting.delete(end)) emitter.emit('over', end);
+  };
   const core: QueueCore = createCoreTransitions({
     journal, api: options.api, settings: options.settings, logger, now, retry, random: options.random ?? Math.random,
-    signal: abort.signal, emit: emitter.emit,
+    signal: abort.signal, emit,
   });
 
   let running = false;
@@ -161,20 +172,24 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       try {
         pump();
         pumpFailures = 0;
-        pumpFailure = undefined;
+        if (pumpFailure !== undefined) {
+          pumpFailure = undefined;
+          logger.info('the upload queue works again');
+          over('queue-runs');
+        }
       } catch (error) {
         // The pass is tried again on its own, with the queue's backoff: nothing else may come to wake it (no new
         // file, no step under way), and the cause (a settings file being saved, a full disk) may clear by itself.
         pumpFailures += 1;
         const delay = retryDelayMs(pumpFailures, retry, core.random);
         const why = describeError(error);
-        const failure = new Error(`Upload queue: ${why}; trying again in ${Math.max(1, Math.round(delay / 1000))} s`, { cause: error });
+        const failure = new LastingError(`Upload queue: ${why}; trying again in ${Math.max(1, Math.round(delay / 1000))} s`, 'queue-runs', { cause: error });
         if (why === pumpFailure) {
           logger.warn(failure.message);
         } else {
           pumpFailure = why;
           logger.error(failure.message);
-          emitter.emit('error', failure);
+          emit('error', failure);
         }
         wakeAt(now() + delay);
       }
@@ -293,7 +308,11 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
             return false;
           })
           .then((granted) => {
-            if (granted && !closed) freeHeld();
+            if (!granted || closed) return;
+            // The client may upload files: a notice that files are held for the scope is over, whichever way they
+            // were freed (Retry now, this handshake).
+            over('scope-given');
+            freeHeld();
           })
           .finally(() => {
             handshake = undefined;

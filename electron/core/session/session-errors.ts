@@ -2,6 +2,7 @@
 import { dirname } from 'node:path';
 import { printableText } from '../../lib/printable-name';
 import type { LockLost } from '../../lib/process-lock';
+import { LastingError } from '../notices/lasting-error';
 
 /** A part cannot start yet: no base URL or no credentials for the profile, no watched folder. */
 export class NotConfiguredError extends Error {
@@ -24,8 +25,12 @@ export class UnsupportedError extends Error {
 }
 
 /** The watch stopped because the service changed to one uploads cannot go to; it goes on once there is one again. */
-export class UploadsStoppedError extends Error {
+export class UploadsStoppedError extends LastingError {
   override readonly name = 'UploadsStoppedError';
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, 'watching', options);
+  }
 }
 
 /** What the clerk is told when the data folder's lock went while the uploader ran (uploads then stop). */

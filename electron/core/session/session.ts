@@ -9,7 +9,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { DeliveryAttempt, ImportResult, RecordKind } from '../../../shared';
-import type { FolderState, LocalServerState } from '../../../shared/bridge';
+import type { FolderState, LocalServerState, NoticeEnd } from '../../../shared/bridge';
 import type { ProfileName, Settings, SettingsPatch } from '../../../shared/settings.schema';
 import { PROFILE_TITLES, baseUrlOf } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
@@ -51,6 +51,8 @@ export type SessionEvents = {
   error: Error;
   /** A message for the clerk that is not a failure ("resuming 2 uploads from the last run"). */
   warning: string;
+  /** The problem an earlier `error` (a LastingError) said lasts until this is over: its notice goes. */
+  over: NoticeEnd;
 };
 
 export type SessionOptions = {

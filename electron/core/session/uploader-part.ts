@@ -8,6 +8,7 @@ import type { Settings } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
 import type { Logger } from '../../lib/logger';
 import { printableName } from '../../lib/printable-name';
+import { LastingError } from '../notices/lasting-error';
 import { JOURNAL_FILE, createUploadQueue, type JobService, type QueueApi, type QueueEvents, type RetryPolicy, type UploadQueue } from '../queue';
 import { moveNoClobber } from '../queue/archive';
 import { createFolderClaims } from '../queue/folder-claims';
@@ -63,7 +64,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     ...(options.retry ? { retry: options.retry } : {}), files, ...(service ? { service } : {}),
     reopened: options.reopened === true,
   });
-  for (const name of ['job', 'progress', 'result', 'batch', 'error', 'notice'] as const) {
+  for (const name of ['job', 'progress', 'result', 'batch', 'error', 'notice', 'over'] as const) {
     queue.on(name, (payload) => emit(name, payload as never));
   }
   try {
@@ -94,6 +95,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
         journalProblem = undefined;
         const message = 'the upload journal can be written again: the files that waited in the watched folder are taken up';
         logger.info(message);
+        emit('over', 'journal-written');
         emit('notice', message);
       }
     } catch (error) {
@@ -107,7 +109,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
         const message = `new files cannot be taken up for now (${printableName(file.name)} first): ${problem}. `
           + 'They wait in the watched folder, where nothing is lost, and are taken up once the journal can be written again.';
         logger.error(message);
-        emit('error', new Error(message, { cause: error }));
+        emit('error', new LastingError(message, 'journal-written', { cause: error }));
       }
       if (file.claimedFrom) {
         void moveNoClobber(file.path, file.claimedFrom).then(
