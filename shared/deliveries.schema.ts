@@ -13,7 +13,7 @@ export const deliveryAttemptSchema = z.object({
   httpStatusCode: z.number().int().nullable(),
   /** 0 while pending. */
   durationMs: z.number().int(),
-  /** Retries performed before this attempt (0 for the first). */
+  /** The retries performed so far, this attempt included: 0 for the first attempt (type 1), 1 to 5 for a retry (type 2). */
   attemptCount: z.number().int(),
   /** UTC, `YYYY-MM-DDTHH:MM:SS`, no zone designator. */
   createdAt: z.string(),
@@ -46,4 +46,9 @@ export const deliveriesQuerySchema = z.strictObject(
 );
 export type DeliveriesQuery = z.output<typeof deliveriesQuerySchema>;
 
-export const deliveryIdSchema = z.string().regex(/^\d{1,15}$/, 'the delivery id must be a whole number').transform(Number);
+/** The largest delivery id read: 15 digits, so every id is a number held exactly. */
+export const MAX_DELIVERY_ID = 999_999_999_999_999;
+const DELIVERY_ID_RULE = `the delivery id must be a whole number from 1 to ${MAX_DELIVERY_ID}`;
+
+/** A delivery id in a path; one message for every id outside the range, a number too large included. */
+export const deliveryIdSchema = z.string().regex(/^\d{1,15}$/, DELIVERY_ID_RULE).transform(Number).refine((id) => id >= 1, DELIVERY_ID_RULE);

@@ -229,6 +229,12 @@ describe('bridge handlers on a real session', () => {
     expect(await ok('localServer.faults.list')).toEqual({ rules: [{ pathPrefix: '/law', latencyMs: 1 }] });
     expect(await ok('localServer.faults.clear')).toEqual({ rules: [] });
     expect(await ok('localServer.webhook.set', { url: null })).toEqual({ url: null, secretSet: false });
+    // Without a webhook there is nowhere to send an event: a conflict that says what to do, and no new attempt.
+    const count = (await ok('deliveries.list', {})).items.length;
+    const nowhere = await fails('deliveries.redeliver', { id: delivered.id });
+    expect(nowhere).toMatchObject({ code: 'conflict' });
+    expect(nowhere.message).toMatch(/^No webhook address is registered.*Register one on the Local server screen first\.$/);
+    expect((await ok('deliveries.list', {})).items).toHaveLength(count);
   }, 60_000);
 
   it('checks a webhook address as the server\'s own PUT does: this computer only, stored as normalised', async () => {

@@ -19,7 +19,7 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver';
 type Parameter = { name: string; in: 'query' | 'path'; required: boolean; schema: Record<string, unknown> };
 type Listed = { description: string; headers?: Record<string, { schema?: Record<string, unknown> }> };
 type Document = {
-  paths: Record<string, Record<string, { parameters?: Parameter[]; responses: Record<string, Listed> }>>;
+  paths: Record<string, Record<string, { parameters?: Parameter[]; security?: unknown[]; responses: Record<string, Listed> }>>;
   components: Record<string, unknown>;
 };
 
@@ -176,11 +176,22 @@ describe('the OpenAPI document against the running server', () => {
     }
   });
 
-  it('lists the 415 of a compressed body on every operation, which answers it to any request', async () => {
+  it('lists the 415 of a compressed body on every operation, which answers it once the credentials passed, never before them', async () => {
+    const grant = new URL((await grantFor(server.url, token, metadata(`gzip ${unique++}`))).uploadUrl);
+    const compressed = (line: string, headers: string) =>
+      raw(server.url, `${line} HTTP/1.1\r\nHost: x\r\n${headers}Content-Encoding: gzip\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
     for (const { path, method, concrete } of operationsOf(doc)) {
-      const response = await raw(server.url,
-        `${method.toUpperCase()} ${concrete} HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-      expect(statusOf(response), `${method} ${path}`).toBe(415);
+      const verb = method.toUpperCase();
+      const secured = (doc.paths[path]?.[method]?.security ?? []).length > 0;
+      if (path === '/uploads/{fileId}') {
+        // The signed address is the upload's credential: a bad one is its 403 whatever the body.
+        expect(statusOf(await compressed(`${verb} ${concrete}`, 'Content-Type: text/csv\r\n')), 'unknown address').toBe(403);
+        expect(statusOf(await compressed(`${verb} ${grant.pathname}${grant.search}`, 'Content-Type: text/csv\r\n')), `${method} ${path}`).toBe(415);
+      } else {
+        if (secured) expect(statusOf(await compressed(`${verb} ${concrete}`, '')), `${method} ${path} without credentials`).toBe(401);
+        const authorization = path === '/oauth/v1/access-token' ? BASIC : `Bearer ${token}`;
+        expect(statusOf(await compressed(`${verb} ${concrete}`, `Authorization: ${authorization}\r\n`)), `${method} ${path}`).toBe(415);
+      }
       expect(listed(path, method, 415)?.description, `${method} ${path}`).toMatch(/Content-Encoding other than identity/);
     }
   });
@@ -265,6 +276,16 @@ describe('the OpenAPI document against the running server', () => {
       expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       const response = listed('/local/v1/deliveries/{id}/redeliver', 'post', 429);
       expect(response?.headers?.['Retry-After']?.schema).toMatchObject({ type: 'integer', minimum: 1 });
+
+      // Another event's attempt, once the registration is gone: the listed 409.
+      expect((await api(server.url, token, 'POST', '/law/api/v1/census', [{ ...CENSUS, employeeRegistration: `R-${unique++}` }])).status).toBe(201);
+      const newest = await eventually(async () => {
+        const list = (await api(server.url, token, 'GET', '/law/api/v1/deliveries?status=2')).body as DeliveryAttempt[];
+        return list.find((a) => a.eventId !== attempt?.eventId);
+      });
+      expect((await api(server.url, token, 'DELETE', '/local/v1/webhook')).status).toBe(204);
+      expect((await api(server.url, token, 'POST', `/local/v1/deliveries/${newest.id}/redeliver`)).status).toBe(409);
+      expect(listed('/local/v1/deliveries/{id}/redeliver', 'post', 409)?.description).toMatch(/no webhook registered.*register a webhook URL first/);
     } finally {
       await api(server.url, token, 'DELETE', '/local/v1/webhook');
       await receiver.close();
@@ -321,6 +342,22 @@ describe('the OpenAPI document against the running server', () => {
       if (type) expect((JSON.parse(res.body) as { errors: string[] }).errors[0]).toMatch(/takes application\/x-www-form-urlencoded$/);
     }
     expect(listed('/oauth/v1/access-token', 'post', 415)?.description).toMatch(/empty or not a media type/);
+  });
+
+  it('the token endpoint: its listed 413 and 415 come after the client check, as the server answers a wrong secret 401 whatever the body', async () => {
+    const url = `${server.url}/oauth/v1/access-token`;
+    const wrong = `Basic ${Buffer.from(`${TEST_CLIENT.id}:wrong`).toString('base64')}`;
+    const cases = [
+      [413, { 'content-type': 'application/x-www-form-urlencoded' }, 'a'.repeat(20_000)],
+      [415, { 'content-type': ';;;' }, 'grant_type=client_credentials'],
+    ] as const;
+    for (const [status, headers, body] of cases) {
+      expect((await send(url, 'POST', { authorization: BASIC, ...headers }, body)).status).toBe(status);
+      expect((await send(url, 'POST', { authorization: wrong, ...headers }, body)).status).toBe(401);
+      const description = listed('/oauth/v1/access-token', 'post', status)?.description;
+      expect(description).not.toMatch(/before the credentials/);
+      expect(description).toMatch(/once the client credentials were found valid \(bad credentials are a 401 whatever the body\)/);
+    }
   });
 
   it('operations that take no body list what a body sent with them gets', async () => {

@@ -157,9 +157,12 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
       if (!server || !client || session.profile() !== 'local') {
         throw new UnsupportedError('Redelivery is a feature of the local server: start it and use the Local profile');
       }
-      const attempt = server.ctx.deliveries.redeliver(client.clientId, id);
-      if (!attempt) throw new BridgeError({ name: 'NotFoundError', code: 'not_found', message: `There is no delivery attempt ${id}` });
-      return attempt;
+      const redelivery = server.ctx.deliveries.redeliver(client.clientId, id);
+      if ('attempt' in redelivery) return redelivery.attempt;
+      if (redelivery.refused === 'no-webhook') {
+        throw new ConflictError('No webhook address is registered, so there is nowhere to send this event again. Register one on the Local server screen first.');
+      }
+      throw new BridgeError({ name: 'NotFoundError', code: 'not_found', message: `There is no delivery attempt ${id}` });
     },
 
     'notices.list': () => session.notices.list(),

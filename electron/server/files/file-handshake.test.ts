@@ -228,6 +228,27 @@ describe('PUT /uploads/:fileId', () => {
     expect((await putFile(grant.uploadUrl, content)).status).toBe(200);
   });
 
+  it('names what is wrong with an upload address: the parameter given twice, or the one missing', async () => {
+    const content = uniqueCensus();
+    const grant = await grantFor(server.url, token, metadata(content));
+    const url = new URL(grant.uploadUrl);
+    const [expires, signature] = [url.searchParams.get('expires'), url.searchParams.get('signature')];
+    const base = `${url.origin}${url.pathname}`;
+    const given = 'use the uploadUrl exactly as it was given';
+    for (const [query, message] of [
+      [`expires=1&expires=${expires}&signature=${signature}`, `expires is given more than once in the upload address; ${given}`],
+      [`expires=${expires}&signature=${signature}&signature=${signature}`, `signature is given more than once in the upload address; ${given}`],
+      [`expires=${expires}&expires=${expires}&signature=${signature}&signature=x`, `expires and signature are given more than once in the upload address; ${given}`],
+      [`expires=${expires}`, `the upload address is incomplete: its signature parameter is missing; ${given}`],
+      [`signature=${signature}&expires=`, `the upload address is incomplete: its expires parameter is missing; ${given}`],
+      ['', `the upload address is incomplete: its expires and signature parameters are missing; ${given}`],
+    ] as const) {
+      const res = await putFile(`${base}?${query}`, content);
+      expect([query, res.status, res.body.errors]).toEqual([query, 403, [message]]);
+    }
+    expect((await putFile(grant.uploadUrl, content)).status).toBe(200);
+  });
+
   it('refuses a content type other than text/csv with 415', async () => {
     const content = uniqueCensus();
     const grant = await grantFor(server.url, token, metadata(content));

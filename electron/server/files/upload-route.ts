@@ -17,6 +17,7 @@ import { HttpError } from '../http/http-error';
 import type { FileRow } from './files-repo';
 import { getFile, markUploaded } from './files-repo';
 import { isoOfUnix } from './submission-route';
+import type { SignatureCheck } from './upload-signature';
 import { UPLOAD_CONTENT_TYPE, checkUploadSignature } from './upload-signature';
 
 /** Temporary files of uploads in progress; a start sweeps away those a crash left. */
@@ -55,6 +56,19 @@ function refusalOf(file: FileRow): HttpError {
   return new HttpError(403, ['this upload address was replaced by a newer grant for the same checksum; use the newest uploadUrl']);
 }
 
+/** What is wrong with an upload address whose signature check failed, in the order a client can fix it. */
+function addressRefusal({ repeated, missing }: Extract<SignatureCheck, { ok: false }>): string {
+  const list = (names: string[]) => names.join(' and ');
+  if (repeated.length > 0) {
+    return `${list(repeated)} ${repeated.length > 1 ? 'are' : 'is'} given more than once in the upload address; use the uploadUrl exactly as it was given`;
+  }
+  if (missing.length > 0) {
+    return `the upload address is incomplete: its ${list(missing)} parameter${missing.length > 1 ? 's are' : ' is'} missing; `
+      + 'use the uploadUrl exactly as it was given';
+  }
+  return 'the upload address signature is not valid; use the uploadUrl exactly as it was given';
+}
+
 /** The checks that need no body, in the order of docs/service-decisions.md §4. */
 function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receiving: Set<string>): FileRow {
   const { fileId } = request.params as UploadParams;
@@ -64,11 +78,7 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
   // (the answer below still does not tell a forged address of a known file from one of an unknown file).
   if (file) request.clientId = file.client_id;
   const signature = checkUploadSignature(ctx.keys.upload, fileId, query.expires, query.signature);
-  if (!signature.ok) {
-    throw new HttpError(403, [signature.missing
-      ? 'the upload address is incomplete: its expires and signature parameters are required'
-      : 'the upload address signature is not valid; use the uploadUrl exactly as it was given']);
-  }
+  if (!signature.ok) throw new HttpError(403, [addressRefusal(signature)]);
   if (Date.now() > signature.expires * 1000) {
     throw new HttpError(403, [`the upload address expired at ${isoOfUnix(signature.expires)}; ${NEW_GRANT}`]);
   }

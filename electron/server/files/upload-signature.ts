@@ -21,7 +21,11 @@ export function signedUploadUrl(key: Buffer, baseUrl: string, fileId: string, ex
   return `${baseUrl}${uploadPath(fileId)}?expires=${expires}&signature=${signature}`;
 }
 
-export type SignatureCheck = { ok: true; expires: number } | { ok: false; missing: boolean };
+/**
+ * A refused address: `repeated` names the parameters given more than once (the query parser makes those an array),
+ * `missing` those absent or empty; neither when both are there once, but the signature does not match.
+ */
+export type SignatureCheck = { ok: true; expires: number } | { ok: false; repeated: string[]; missing: string[] };
 
 /**
  * Checks the query of an upload request. The HMAC is computed and compared in constant time even
@@ -35,5 +39,10 @@ export function checkUploadSignature(key: Buffer, fileId: string, expires: unkno
   const given = wellFormed ? Buffer.from(signatureText, 'hex') : Buffer.alloc(expected.length);
   const equal = timingSafeEqual(expected, given);
   if (equal && wellFormed) return { ok: true, expires: Number(expiresText) };
-  return { ok: false, missing: expiresText === '' || signatureText === '' };
+  const parts = [['expires', expires], ['signature', signature]] as const;
+  return {
+    ok: false,
+    repeated: parts.filter(([, value]) => Array.isArray(value)).map(([name]) => name),
+    missing: parts.filter(([, value]) => value === undefined || value === '').map(([name]) => name),
+  };
 }

@@ -27,14 +27,19 @@ export const MAX_URL_LENGTH = 8192;
 /** The token endpoint's errors carry OAuth's `error` code too (RFC 6749 section 5.2). */
 const TOKEN_PATH = '/oauth/v1/access-token';
 
-/** The path as the router reads it (percent-decoded), so `/oauth/v1/%61ccess-token` is the token endpoint. */
-export function routedPath(url: string): string {
-  const path = url.split('?', 1)[0] ?? '';
+/** A path percent-decoded as routedPath decodes it; undefined when it holds a malformed percent-encoding. */
+export function percentDecoded(path: string): string | undefined {
   try {
     return decodeURIComponent(path);
   } catch {
-    return path;
+    return undefined;
   }
+}
+
+/** The path as the router reads it (percent-decoded), so `/oauth/v1/%61ccess-token` is the token endpoint. */
+export function routedPath(url: string): string {
+  const path = url.split('?', 1)[0] ?? '';
+  return percentDecoded(path) ?? path;
 }
 const oauthExtra = (request: FastifyRequest, status: number) =>
   routedPath(request.url) === TOKEN_PATH && status >= 400 && status < 500 && status !== 401 ? { error: 'invalid_request' as const } : {};
@@ -55,11 +60,25 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   // chunked not last (`chunked, gzip`), given twice, or with parameters: where the body ends is unknown (RFC 9112 section 6.3).
   HPE_INVALID_TRANSFER_ENCODING: [400, 'the Transfer-Encoding is not valid: it must end in chunked, given once, so that where the body '
     + 'ends is known; send the body with Content-Length, or with Transfer-Encoding: chunked'],
-  // Either framing header could say where the body ends, and the two may disagree (RFC 9112 section 6.3).
-  HPE_INVALID_CONTENT_LENGTH: [400, 'the Content-Length is not valid: it must be a whole number of bytes, and never sent beside '
-    + 'Transfer-Encoding; send one of the two'],
+  HPE_INVALID_CONTENT_LENGTH: [400, 'the Content-Length is not valid: it must be a whole number of bytes, the size of the body'],
   HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'Content-Length is given more than once; give it once'],
 };
+
+// Either framing header could say where the body ends, and the two may disagree (RFC 9112 section 6.3).
+const BOTH_FRAMINGS: [number, string] = [400, 'a request may not carry both Content-Length and Transfer-Encoding (the two could '
+  + 'disagree on where the body ends); send the body with one of the two'];
+
+/**
+ * Whether the parser refused the request for carrying both Content-Length and Transfer-Encoding. It reports that as
+ * the code of whichever header came second (an invalid Transfer-Encoding when Content-Length came first), so the
+ * code alone would name the wrong fault: its reason says so, and so do the header lines that arrived.
+ */
+function carriesBothFramings(error: ConnectionError, packet: Buffer | undefined): boolean {
+  if (error.code !== 'HPE_INVALID_TRANSFER_ENCODING' && error.code !== 'HPE_INVALID_CONTENT_LENGTH') return false;
+  if (/can't be present with/i.test(error.message)) return true;
+  const head = packet?.toString('latin1', 0, error.bytesParsed) ?? '';
+  return /\r\ncontent-length[ \t]*:/i.test(head) && /\r\ntransfer-encoding[ \t]*:/i.test(head);
+}
 
 /** The versions this server speaks; any other is a 505 (RFC 9110 section 15.6.6 asks the answer to say which are). */
 const SPOKEN = 'this server speaks HTTP/1.1 (and HTTP/1.0): send the request as HTTP/1.1';
@@ -111,7 +130,8 @@ export function clientErrorHandler(
     const packet = Buffer.isBuffer(rawPacket) ? rawPacket : undefined;
     const version = refusedVersion(error, packet);
     const known = version !== undefined ? ([505, unsupportedVersion(version)] as const)
-      : error.code && Object.hasOwn(CLIENT_ERRORS, error.code) ? CLIENT_ERRORS[error.code] : undefined;
+      : carriesBothFramings(error, packet) ? BOTH_FRAMINGS
+        : error.code && Object.hasOwn(CLIENT_ERRORS, error.code) ? CLIENT_ERRORS[error.code] : undefined;
     const [status, message] = known ?? [400, `the request is not valid HTTP (${error.code ?? error.message})`];
     const traceId = newTraceId();
     logger.debug(`trace ${traceId}: refused below the router: ${error.code ?? ''} ${error.message}`);
@@ -255,14 +275,20 @@ function refusalBeforeRoute(request: FastifyRequest): HttpError | undefined {
   if (expectation !== undefined) {
     return new HttpError(417, [`Expect: ${expectation} cannot be met; the only expectation this server knows is 100-continue`]);
   }
-  const transfer = unreadableTransfer(raw);
-  if (transfer) return transfer;
+  return unreadableTransfer(raw);
+}
+
+/**
+ * A Content-Encoding other than identity: read as it is, a gzip body would be taken for the bytes it compresses
+ * (RFC 9110 section 15.5.16). It is a fault of the body, so it is refused where the body is about to be read: after
+ * every check that needs no body (the token, the client at the token endpoint, the upload address), so a request
+ * without valid credentials gets its 401 whatever its body (docs/service-decisions.md §5), yet before any byte of
+ * the body is read or parsed, and before "100 Continue" invites it.
+ */
+function unsupportedCoding(request: FastifyRequest): HttpError | undefined {
   const coding = request.headers['content-encoding'];
-  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
-    // Read as it is, a gzip body would be taken for the bytes it compresses (RFC 9110 section 15.5.16).
-    return new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' });
-  }
-  return undefined;
+  if (coding === undefined || coding.trim().toLowerCase() === 'identity') return undefined;
+  return new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' });
 }
 
 /**
@@ -294,6 +320,14 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Trace-Id', request.id);
     done(refusalBeforeRoute(request));
+  });
+  // preParsing runs after every onRequest hook, the routes' own (token, client, upload address) included, and before
+  // any body parser; this is the first preParsing hook, so it also comes before "100 Continue" (expect-continue.ts).
+  // The not-found handler runs it too: an unknown route with a compressed body is the same 415 as ever.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const refusal = unsupportedCoding(request);
+    if (refusal) done(refusal);
+    else done(null, payload);
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {

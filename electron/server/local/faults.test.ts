@@ -44,6 +44,14 @@ describe('fault rules', () => {
     [[{ pathPrefix: '/x' }], /at least one of latencyMs, errorRate, dropRate/],
     [[{ pathPrefix: '/x', errorRate: 1, typo: 1 }], /unknown field\(s\): typo/],
     [[{ pathPrefix: '/x', errorRate: 1 }, { pathPrefix: '/x', dropRate: 1 }], /each pathPrefix may appear only once/],
+    // Rules match the path alone: a query or fragment in the prefix would make a rule that never fires.
+    [[{ pathPrefix: '/law/api/v1/census?x=1', errorRate: 1 }], /^\[0\]\.pathPrefix: pathPrefix must not hold \? or #: rules match the path only/],
+    [[{ pathPrefix: '/law#top', errorRate: 1 }], /pathPrefix must not hold \? or #/],
+    [[{ pathPrefix: '/law/%zz', errorRate: 1 }], /pathPrefix holds a % that does not start a valid percent-encoding; write a literal % as %25/],
+    [[{ pathPrefix: '/law/%E2%82', errorRate: 1 }], /valid percent-encoding/],
+    // Decoded first, so an encoded /local/v1 is seen, and so is a prefix given twice in two spellings.
+    [[{ pathPrefix: '/loc%61l/v1/faults', errorRate: 1 }], /must not be under \/local\/v1/],
+    [[{ pathPrefix: '/law', errorRate: 1 }, { pathPrefix: '/l%61w', dropRate: 1 }], /each pathPrefix may appear only once/],
   ])('refuses %j with a 400 and keeps the rules it had', async (rules, message) => {
     await setFaults([{ pathPrefix: '/keep', latencyMs: 1 }]);
     const res = await api(server.url, token, 'PUT', '/local/v1/faults', rules);
@@ -97,6 +105,15 @@ describe('injected faults', () => {
   it('meets a rule whatever percent-encoding the path is written in, as the router reads it', async () => {
     await setFaults([{ pathPrefix: '/law/api/v1/census', errorRate: 1 }]);
     expect((await api(server.url, token, 'POST', '/law/api/v1/%63ensus', census)).status).toBe(503);
+  });
+
+  it('decodes a percent-encoded prefix as paths are decoded, so the rule fires and is shown as it matches', async () => {
+    expect(await setFaults([{ pathPrefix: '/law/api/v1/%63ensus', errorRate: 1 }])).toEqual([{ pathPrefix: '/law/api/v1/census', errorRate: 1 }]);
+    expect((await api(server.url, token, 'POST', '/law/api/v1/census', census)).status).toBe(503);
+    expect((await api(server.url, token, 'POST', '/law/api/v1/%63ensus', census)).status).toBe(503);
+    // A ? that is part of a path is written encoded, in the prefix as in the path.
+    expect(await setFaults([{ pathPrefix: '/law/api/v1/census%3F', errorRate: 1 }])).toEqual([{ pathPrefix: '/law/api/v1/census?', errorRate: 1 }]);
+    expect((await api(server.url, token, 'POST', '/law/api/v1/census%3Fx', census)).status).toBe(503);
   });
 
   it('never applies to /local/v1, so faults can always be switched off', async () => {

@@ -175,8 +175,11 @@ describe('/local/v1/webhook', () => {
 });
 
 describe('/local/v1/deliveries/:id/redeliver', () => {
-  it('answers 400 for a non-integer id and 404 for an unknown one', async () => {
-    expectError(await api(server.url, token, 'POST', '/local/v1/deliveries/abc/redeliver'), 400, /whole number/);
+  it('answers 400 for an id outside 1..999999999999999, saying the range, and 404 for an unknown one', async () => {
+    for (const id of ['abc', '0', '1000000000000000']) {
+      const res = await api(server.url, token, 'POST', `/local/v1/deliveries/${id}/redeliver`);
+      expect([id, res.status, (res.body as { errors: string[] }).errors]).toEqual([id, 400, ['the delivery id must be a whole number from 1 to 999999999999999']]);
+    }
     expectError(await api(server.url, token, 'POST', '/local/v1/deliveries/999999/redeliver'), 404, /999999/);
   });
 });
@@ -209,6 +212,30 @@ describe('redelivery of a real delivery', () => {
         return (res.body as DeliveryAttempt).status === 2 ? res.body : undefined;
       });
       expect(settled).toMatchObject({ id: attempt.id, httpStatusCode: 200 });
+    } finally {
+      await api(server.url, token, 'DELETE', '/local/v1/webhook');
+      await receiver.close();
+    }
+  });
+
+  it('answers 409 once the webhook registration was removed, naming what to do, and records nothing', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      expect((await api(server.url, token, 'PUT', '/local/v1/webhook', { url: receiver.url })).status).toBe(200);
+      expect((await api(server.url, token, 'POST', '/law/api/v1/census', census('D-2'))).status).toBe(201);
+      // The event of this import is the one this receiver got.
+      const delivered = await eventually(async () => {
+        const list = (await api(server.url, token, 'GET', '/law/api/v1/deliveries?status=2')).body as DeliveryAttempt[];
+        return list.find((a) => a.eventId === receiver.requests[0]?.headers['webhook-id']);
+      });
+      expect((await api(server.url, token, 'DELETE', '/local/v1/webhook')).status).toBe(204);
+      const before = (await api(server.url, token, 'GET', '/law/api/v1/deliveries')).body;
+
+      const refused = await api(server.url, token, 'POST', `/local/v1/deliveries/${delivered.id}/redeliver`);
+      expectError(refused, 409, /^no webhook URL is registered for this client, .*Register a webhook URL first \(PUT \/local\/v1\/webhook\)/);
+      await server.ctx.deliveries.idle();
+      expect((await api(server.url, token, 'GET', '/law/api/v1/deliveries')).body).toEqual(before);
+      expect(receiver.requests.filter((r) => r.headers['webhook-id'] === delivered.eventId)).toHaveLength(1);
     } finally {
       await api(server.url, token, 'DELETE', '/local/v1/webhook');
       await receiver.close();

@@ -104,7 +104,6 @@ export function localRoutes(ctx: ServerContext) {
     app.post<{ Params: { id: string } }>('/local/v1/deliveries/:id/redeliver', auth, async (request, reply) => {
       const id = deliveryIdSchema.safeParse(request.params.id);
       if (!id.success) throw new HttpError(400, formatIssues(id.error));
-      if (id.data < 1) throw new HttpError(400, ['the delivery id must be a whole number from 1 (ids start at 1)']);
       const known = findDelivery(ctx.db, clientOf(request), id.data);
       if (!known) throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
       const now = Date.now();
@@ -114,11 +113,17 @@ export function localRoutes(ctx: ServerContext) {
         throw new HttpError(429, [`the event of delivery ${id.data} was sent again less than ${REDELIVER_INTERVAL_MS / 1000} s ago; try again in ${wait} s`],
           {}, { 'Retry-After': String(wait) });
       }
-      const attempt = ctx.deliveries.redeliver(clientOf(request), id.data);
-      if (!attempt) throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
+      const redelivery = ctx.deliveries.redeliver(clientOf(request), id.data);
+      if ('refused' in redelivery) {
+        if (redelivery.refused === 'unknown') throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
+        throw new HttpError(409, [
+          `no webhook URL is registered for this client, so the event of delivery ${id.data} has nowhere to go; nothing was sent or `
+          + 'recorded. Register a webhook URL first (PUT /local/v1/webhook), then ask again',
+        ]);
+      }
       for (const [event, at] of lastRedelivery) if (now - at >= REDELIVER_INTERVAL_MS) lastRedelivery.delete(event);
       lastRedelivery.set(known.eventId, now);
-      return reply.code(202).send(attempt);
+      return reply.code(202).send(redelivery.attempt);
     });
   };
 }

@@ -1,6 +1,7 @@
 /** The zod contract of the local server's own endpoints under /local/v1 (docs/service-decisions.md §8). */
 import { z } from 'zod';
 import { IMPORT_STATUSES, LIMITS, RECORD_KINDS, webhookSecretSchema } from '../../../shared';
+import { percentDecoded } from '../http/error-handling';
 
 const intParam = (name: string, min: number, max: number) =>
   z.string()
@@ -80,13 +81,30 @@ const rate = (name: string) =>
 export const FAULT_STATUSES = [500, 503] as const;
 export const MAX_FAULT_LATENCY_MS = 60_000;
 
+/**
+ * A rule's path prefix as rules match it: against the request's path alone, percent-decoded as the router reads it
+ * (routedPath, in faults.ts). So the prefix is decoded the same way (`/law/api/v1/%63ensus` is `/law/api/v1/census`),
+ * and a `?` or `#` in it, which no path holds, would make a rule that never fires: a 400.
+ */
+const faultPathPrefix = z.string({ error: 'pathPrefix is required' })
+  .regex(/^\//, 'pathPrefix must start with /')
+  .max(2048, 'pathPrefix must be at most 2048 characters')
+  .refine((p) => !/[?#]/.test(p), 'pathPrefix must not hold ? or #: rules match the path only, never a query or fragment, so such a rule '
+    + 'would never fire; give the path alone (write a ? or # that is part of a path as %3F or %23)')
+  .transform((p, ctx) => {
+    const decoded = percentDecoded(p);
+    if (decoded !== undefined) return decoded;
+    ctx.issues.push({ code: 'custom', input: p, message: 'pathPrefix holds a % that does not start a valid percent-encoding; write a literal % as %25' });
+    return z.NEVER;
+  })
+  .refine((p) => !p.startsWith('/local/v1/') && p !== '/local/v1', 'pathPrefix must not be under /local/v1 (it is never faulted)');
+
 /** One fault rule; the longest matching pathPrefix decides, and /local/v1 is never faulted. */
 export const faultRuleSchema = z.strictObject(
   {
-    pathPrefix: z.string({ error: 'pathPrefix is required' })
-      .regex(/^\//, 'pathPrefix must start with /').max(2048)
-      .refine((p) => !p.startsWith('/local/v1/') && p !== '/local/v1', 'pathPrefix must not be under /local/v1 (it is never faulted)')
-      .describe('applies to every request whose path starts with it, except /local/v1/*'),
+    pathPrefix: faultPathPrefix.describe('applies to every request whose path starts with it, except /local/v1/*. Rules match the path '
+      + 'alone, percent-decoded: the prefix is decoded the same way, and stored and answered decoded (/law/api/v1/%63ensus is '
+      + '/law/api/v1/census); a malformed percent-encoding is a 400, and so is a ? or # (a query or fragment, which no path holds)'),
     latencyMs: z.number({ error: `latencyMs must be a whole number from 0 to ${MAX_FAULT_LATENCY_MS}` })
       .int(`latencyMs must be a whole number from 0 to ${MAX_FAULT_LATENCY_MS}`)
       .min(0, `latencyMs must be a whole number from 0 to ${MAX_FAULT_LATENCY_MS}`)

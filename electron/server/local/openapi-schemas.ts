@@ -8,7 +8,7 @@ import {
   censusBatchSchema, censusRecordSchema, deliveryAttemptSchema, errorBodySchema, fileMetadataSchema,
   importCreatedSchema, importResultSchema, receiptBatchSchema, receiptRecordSchema, recordErrorSchema,
   submissionRequestSchema, submissionResponseSchema, tokenRequestSchema, tokenResponseSchema, uploadGrantSchema,
-  UNSAFE_FILE_NAME_CHARS, webhookEventSchema, NULL_MEANS_ABSENT,
+  UNSAFE_FILE_NAME_CHARS, webhookEventSchema, NULL_MEANS_ABSENT, LIMITS,
 } from '../../../shared';
 import {
   faultRuleSchema, faultRulesSchema, healthSchema, requestLogEntrySchema, webhookPutSchema, webhookStateSchema,
@@ -101,6 +101,8 @@ type Rules = {
   properties?: Record<string, JsonSchema>;
   /** Keywords zod gives a property that would refuse what the server takes. */
   omit?: Record<string, string[]>;
+  /** Properties the contract leaves optional (for other services) that this server always sends. */
+  required?: string[];
 };
 
 const RULES: Partial<Record<SchemaName, Rules>> = {
@@ -139,10 +141,22 @@ const RULES: Partial<Record<SchemaName, Rules>> = {
   SubmissionRequest: { description: '1 to 100 file metadata items; two items with the same checksum are a 422.' },
   SubmissionResponse: { description: 'The upload grants, in request order. uploadUrl is valid for 15 minutes.' },
   DeliveryAttempt: {
+    // The contract leaves failure optional, for services that do not send it; this server always does.
+    required: ['failure'],
     properties: {
-      type: { description: '1 NEW (first attempt), 2 RETRY' },
+      type: { description: '1 NEW (first attempt), 2 RETRY (an automatic retry, or a redelivery asked for with /local/v1/deliveries/{id}/redeliver)' },
       status: { description: '1 PENDING, 2 SUCCESS, 3 FAILED' },
       httpStatusCode: { description: 'null while pending and after a time-out or connection error' },
+      durationMs: {
+        minimum: 0,
+        description: 'the time until the answer, the time-out or the error; 0 while pending and for an attempt not sent; for one a stop '
+          + 'ended, the time until the stop; 0 for one a crash left pending',
+      },
+      attemptCount: {
+        minimum: 0, maximum: LIMITS.deliveryRetries,
+        description: `the retries performed so far, this attempt included: 0 for the first attempt (type 1), 1 to ${LIMITS.deliveryRetries} for a `
+          + `retry (type 2); a redelivery counts one more than the automatic retries done, at most ${LIMITS.deliveryRetries}`,
+      },
       failure: { description: 'why a FAILED attempt did not deliver, in words (an extension of this service): the non-2xx answer, no answer within 5 s, no connection, not sent, or a stop; null while pending and on success' },
       createdAt: { description: 'UTC written YYYY-MM-DDTHH:MM:SS, without zone designator' },
     },
@@ -179,6 +193,7 @@ function applyRules(name: SchemaName, schema: JsonSchema): JsonSchema {
     }
     out.properties = props;
   }
+  if (rules.required) out.required = [...new Set([...((schema.required as string[] | undefined) ?? []), ...rules.required])];
   for (const [key, keywords] of Object.entries(rules.omit ?? {})) {
     const props = out.properties ?? {};
     const current = props[key];

@@ -102,6 +102,20 @@ describe('GET /openapi.json', () => {
     expect(validate('CensusBatch', [])).not.toEqual([]);
   });
 
+  it('gives a delivery attempt\'s attemptCount its range, and requires failure, which this server always sends', () => {
+    const attempt = (doc.components.schemas as Record<string, JsonSchema>).DeliveryAttempt;
+    expect(attempt?.properties?.attemptCount).toMatchObject({ type: 'integer', minimum: 0, maximum: 5 });
+    expect(attempt?.required).toContain('failure');
+    const ajv = new Ajv2020({ strict: false, logger: false });
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const valid = (value: object) => ajv.validate({ $ref: 'doc#/components/schemas/DeliveryAttempt' }, value);
+    const item = { id: 1, type: 2, status: 2, httpStatusCode: 200, durationMs: 3, attemptCount: 5, createdAt: '2026-01-05T10:00:00', eventId: 'msg_1', eventType: 'import.processed', failure: null };
+    expect(valid(item)).toBe(true);
+    expect(valid({ ...item, attemptCount: 6 })).toBe(false);
+    const { failure: _failure, ...withoutFailure } = item;
+    expect(valid(withoutFailure)).toBe(false);
+  });
+
   it('answers without a token and names this server', async () => {
     const res = await api(server.url, undefined, 'GET', '/openapi.json');
     expect((res.body as { servers: { url: string }[] }).servers).toEqual([{ url: server.url }]);

@@ -3,7 +3,7 @@
  * Schemas come from the zod contract (openapi-schemas.ts); this file says which endpoint uses which,
  * with every status the decisions give.
  */
-import { deliveriesQuerySchema, LIMITS } from '../../../shared';
+import { deliveriesQuerySchema, LIMITS, MAX_DELIVERY_ID } from '../../../shared';
 import type { JsonSchema, SchemaName } from './openapi-schemas';
 import { componentSchemas, queryParameters } from './openapi-schemas';
 import { importsQuerySchema, REDELIVER_INTERVAL_MS, requestsQuerySchema } from './local-schemas';
@@ -58,9 +58,8 @@ const UNWANTED_BODY: Record<number, string> = {
 };
 
 const LIMIT_PARAM = { minimum: 1, maximum: LIMITS.deliveriesMaxLimit, default: LIMITS.deliveriesDefaultLimit };
-/** The largest id the server reads (15 digits). */
-export const MAX_ID = 999_999_999_999_999;
-const positiveId = { type: 'integer', minimum: 1, maximum: MAX_ID };
+/** A delivery id: the server reads 15 digits at most. */
+const positiveId = { type: 'integer', minimum: 1, maximum: MAX_DELIVERY_ID };
 
 const bearer = (scope?: string) => [{ bearerAuth: scope ? [scope] : [] }];
 const LOCAL_AUTH = 'Any valid access token of a configured client (no scope needed); only the caller\'s own data is shown.';
@@ -111,9 +110,11 @@ function paths(): Record<string, Record<string, Operation>> {
               + 'or none; error invalid_request), grant_type is missing (error invalid_request) or not client_credentials '
               + '(error unsupported_grant_type)',
             401: 'no or bad Basic credentials (error invalid_client; WWW-Authenticate: Basic); checked before the body',
-            413: 'body over 16 KB (error invalid_request); refused while it is read, before the credentials are checked',
-            415: 'a Content-Type header that is empty or not a media type at all (error invalid_request); refused while the body is read, '
-              + 'before the credentials are checked. A well-formed but wrong type is a 400',
+            // The client comes first (docs/service-decisions.md §5): with a wrong secret these are a 401 whatever the body.
+            413: 'body over 16 KB (error invalid_request); refused while it is read, once the client credentials were found valid '
+              + '(bad credentials are a 401 whatever the body)',
+            415: 'a Content-Type header that is empty or not a media type at all (error invalid_request); refused before the body is read, '
+              + 'once the client credentials were found valid (bad credentials are a 401 whatever the body). A well-formed but wrong type is a 400',
           }),
         },
       },
@@ -144,10 +145,11 @@ function paths(): Record<string, Record<string, Operation>> {
         summary: 'Upload the CSV file to the pre-signed address of its grant (no Authorization header)',
         parameters: [
           { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
-          { name: 'expires', in: 'query', required: true, description: 'Unix seconds (at most 12 digits); a missing or malformed one is a 403',
+          { name: 'expires', in: 'query', required: true, description: 'Unix seconds (at most 12 digits), given once; a missing, repeated or malformed one is a 403 that says which',
             schema: { type: 'string', pattern: '^\\d{1,12}$' } },
           { name: 'signature', in: 'query', required: true,
-            description: 'hex HMAC-SHA256 of method, path, expiry and content type (64 hex digits, either case); a missing or malformed one is a 403',
+            description: 'hex HMAC-SHA256 of method, path, expiry and content type (64 hex digits, either case), given once; a missing, '
+              + 'repeated or malformed one is a 403',
             schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } },
         ],
         requestBody: { required: true, content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv', maxLength: LIMITS.fileBytes } } } },
@@ -202,7 +204,7 @@ function paths(): Record<string, Record<string, Operation>> {
       get: {
         operationId: 'getDelivery', tags: ['deliveries'], security: bearer('deliveries:read'),
         parameters: [idParam('delivery attempt id', positiveId)],
-        responses: { 200: ok('the attempt', ref('DeliveryAttempt')), ...errors([400, 401, 403, 404], { 400: 'the id is not a whole number' }) },
+        responses: { 200: ok('the attempt', ref('DeliveryAttempt')), ...errors([400, 401, 403, 404], { 400: `the id is not a whole number from 1 to ${MAX_DELIVERY_ID}` }) },
       },
     },
     ...localPaths(),
@@ -270,7 +272,12 @@ function localPaths(): Record<string, Record<string, Operation>> {
         parameters: [idParam('delivery attempt id', positiveId)],
         responses: {
           202: ok('the new attempt, PENDING', ref('DeliveryAttempt')),
-          ...errors([400, 401, 404, 413, 415], { ...UNWANTED_BODY, 400: `the id is not a whole number from 1, or ${UNWANTED_BODY[400]}` }),
+          ...errors([400, 401, 404, 409, 413, 415], {
+            ...UNWANTED_BODY,
+            400: `the id is not a whole number from 1 to ${MAX_DELIVERY_ID}, or ${UNWANTED_BODY[400]}`,
+            409: 'the client has no webhook registered (it was removed since): nothing is sent and no attempt is recorded; '
+              + 'register a webhook URL first (PUT /local/v1/webhook)',
+          }),
           429: ok(`the event of this attempt was sent again less than ${REDELIVER_INTERVAL_MS / 1000} s ago (by any attempt of it)`, ref('ErrorBody'), {
             'Retry-After': { description: 'seconds until it may be sent again', schema: { type: 'integer', minimum: 1 } },
           }),
@@ -317,9 +324,9 @@ function withMethodNotAllowed(all: Record<string, Record<string, Operation>>): R
 }
 
 /**
- * Answers any request can get, whatever its operation: refusals before its route runs, which depend on the request's
- * form, size and pace or on the server's state (stopping; fault rules, which never apply under /local/v1), and the 500
- * of an unexpected failure.
+ * Answers any request can get, whatever its operation: refusals before its route runs (the 415 of a compressed body
+ * once its credentials were checked), which depend on the request's form, size and pace or on the server's state
+ * (stopping; fault rules, which never apply under /local/v1), and the 500 of an unexpected failure.
  */
 function answersToAnyRequest(path: string): Record<string, string> {
   const faulted = !isLocalPath(path);
@@ -329,7 +336,9 @@ function answersToAnyRequest(path: string): Record<string, string> {
       + 'or its URL holds a bad percent-encoding',
     408: 'the request was not received in time',
     414: `the URL (path and query) is over ${MAX_URL_LENGTH} characters`,
-    415: 'a Content-Encoding other than identity (a compressed body is not unpacked; the answer has Accept-Encoding: identity)',
+    415: 'a Content-Encoding other than identity (a compressed body is not unpacked; the answer has Accept-Encoding: identity), refused before '
+      + 'any of the body is read, once the checks that need no body passed: a request without valid credentials gets its 401 (an upload '
+      + 'to a bad address its 403) whatever its body',
     417: 'an Expect header other than 100-continue (100-continue itself is met: the interim answer comes once the checks that need no body passed)',
     431: `the request line and headers are over ${sizeText(MAX_HEADER_BYTES)} together`,
     500: `unexpected server failure${faulted ? ', or a fault injected with errorStatus 500 (see /local/v1/faults)' : ''}; the body carries traceId`,

@@ -81,6 +81,30 @@ describe('token endpoint and bearer tokens', () => {
     expect(errorBodySchema.parse(await put.json()).error).toBe('invalid_request');
   });
 
+  it('checks the credentials before anything about the body: a wrong client or token is a 401 whatever its size, type or coding', async () => {
+    const wrong = { authorization: basic(TEST_CLIENT.id, 'wrong') };
+    for (const [name, headers, body] of [
+      ['a body over 16 KB', { 'content-type': FORM }, 'a'.repeat(20_000)],
+      ['a malformed Content-Type', { 'content-type': ';;;' }, 'grant_type=client_credentials'],
+      ['a compressed body', { 'content-type': FORM, 'content-encoding': 'gzip' }, 'grant_type=client_credentials'],
+    ] as const) {
+      const res = await tokenRequest(server.url, { ...wrong, ...headers }, body);
+      expect([name, res.status, res.body.error]).toEqual([name, 401, 'invalid_client']);
+    }
+    const gzip = { 'content-encoding': 'gzip' };
+    for (const token of [undefined, 'garbage']) {
+      const res = await api(server.url, token, 'POST', '/law/api/v1/census', census, gzip);
+      expect([token, res.status]).toEqual([token, 401]);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    }
+    // A valid token without the scope is a 403 first too; with it, the coding is refused before the body is read.
+    const reader = await getToken(server.url, { id: 'reader', secret: 'reader-secret' });
+    expect((await api(server.url, reader, 'POST', '/law/api/v1/census', census, gzip)).status).toBe(403);
+    const refused = await api(server.url, await getToken(server.url), 'POST', '/law/api/v1/census', census, gzip);
+    expect(refused.status).toBe(415);
+    expect(errorBodySchema.parse(refused.body).errors).toEqual(['Content-Encoding gzip is not supported; send the body uncompressed']);
+  });
+
   it('refuses missing, malformed, wrongly signed and alg:none tokens with 401 invalid_token', async () => {
     const good = decodeJwt(await getToken(server.url));
     const forged = await new SignJWT({ scope: 'census:write' })

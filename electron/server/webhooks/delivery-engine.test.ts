@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../../shared';
 import { webhookEventSchema } from '../../../shared';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { TEST_CLIENT, eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
+import { TEST_CLIENT, api, eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
 import type { WebhookReceiver } from '../../../test/helpers/webhook-receiver';
 import { startWebhookReceiver } from '../../../test/helpers/webhook-receiver';
 import { newWebhookSecret } from './webhook-secret';
@@ -156,15 +156,44 @@ describe('webhook delivery', () => {
     receiver.script({ status: 500 });
     await importCensus(url, token);
     const [failed, succeeded] = await settledAttempts(url, token, 2);
-    const again = server.ctx.deliveries.redeliver(TEST_CLIENT.id, failed?.id ?? 0);
-    expect(again).toMatchObject({ type: 2, status: 1, httpStatusCode: null, durationMs: 0, attemptCount: 1, eventId: failed?.eventId });
+    const redelivery = server.ctx.deliveries.redeliver(TEST_CLIENT.id, failed?.id ?? 0);
+    const again = 'attempt' in redelivery ? redelivery.attempt : undefined;
+    // One retry was done automatically: the redelivery is a retry too, counted after it.
+    expect(again).toMatchObject({ type: 2, status: 1, httpStatusCode: null, durationMs: 0, attemptCount: 2, eventId: failed?.eventId });
     expect(again?.id).toBeGreaterThan(succeeded?.id ?? 0);
     const list = await settledAttempts(url, token, 3);
-    expect(list[2]).toMatchObject({ id: again?.id, type: 2, status: 2, httpStatusCode: 200, attemptCount: 1 });
+    expect(list[2]).toMatchObject({ id: again?.id, type: 2, status: 2, httpStatusCode: 200, attemptCount: 2 });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([failed?.eventId, failed?.eventId, failed?.eventId]);
 
-    expect(server.ctx.deliveries.redeliver(TEST_CLIENT.id, 999_999)).toBeUndefined();
-    expect(server.ctx.deliveries.redeliver('someone-else', failed?.id ?? 0)).toBeUndefined();
+    expect(server.ctx.deliveries.redeliver(TEST_CLIENT.id, 999_999)).toEqual({ refused: 'unknown' });
+    expect(server.ctx.deliveries.redeliver('someone-else', failed?.id ?? 0)).toEqual({ refused: 'unknown' });
+  });
+
+  it('counts a redelivery as a retry, 1 to 5, so maxRetries=0 lists first attempts only', async () => {
+    const { server, url, token } = await setup();
+    await importCensus(url, token);
+    const [first] = await settledAttempts(url, token, 1);
+    const redelivery = server.ctx.deliveries.redeliver(TEST_CLIENT.id, first?.id ?? 0);
+    expect(redelivery).toMatchObject({ attempt: { type: 2, attemptCount: 1, eventId: first?.eventId } });
+    const [, again] = await settledAttempts(url, token, 2);
+    expect(again).toMatchObject({ type: 2, status: 2, attemptCount: 1 });
+    expect(await attempts(url, token, '?maxRetries=0')).toEqual([first]);
+
+    // After all five automatic retries, a redelivery stays within the range: 5.
+    server.ctx.db.prepare('UPDATE events SET retries_done = 5, state = \'failed\' WHERE id = ?').run(first?.eventId);
+    expect(server.ctx.deliveries.redeliver(TEST_CLIENT.id, first?.id ?? 0)).toMatchObject({ attempt: { type: 2, attemptCount: 5 } });
+    await settledAttempts(url, token, 3);
+  });
+
+  it('refuses a redelivery once the webhook registration is gone, and records nothing', async () => {
+    const { receiver, server, url, token } = await setup();
+    await importCensus(url, token);
+    const [first] = await settledAttempts(url, token, 1);
+    expect((await api(url, token, 'DELETE', '/local/v1/webhook')).status).toBe(204);
+    expect(server.ctx.deliveries.redeliver(TEST_CLIENT.id, first?.id ?? 0)).toEqual({ refused: 'no-webhook' });
+    await server.ctx.deliveries.idle();
+    expect(await attempts(url, token)).toEqual([first]);
+    expect(receiver.requests).toHaveLength(1);
   });
 });
 

@@ -18,14 +18,20 @@ import {
 } from './deliveries-repo';
 import { failureOf, sendWebhook, webhookHeaders } from './webhook-sender';
 
+/**
+ * What a redelivery did: the new attempt, or why there is none: `unknown` (no such attempt of this client's, or the
+ * engine stopped) or `no-webhook` (the client has no webhook registered any more: nothing is sent or recorded).
+ */
+export type Redelivery = { attempt: DeliveryAttempt } | { refused: 'unknown' | 'no-webhook' };
+
 export type DeliveryEngine = {
   /** Records the event of a finished import and delivers it to the client's webhook, if one is registered. */
   importFinished(clientId: string, result: ImportResult): void;
   /**
-   * Sends the event of an earlier delivery attempt again, now, as a new attempt record (type RETRY)
-   * outside the automatic retry budget; undefined for an unknown id or another client's.
+   * Sends the event of an earlier delivery attempt again, now, to the client's webhook as registered now, as a new
+   * attempt record (type RETRY) outside the automatic retry budget.
    */
-  redeliver(clientId: string, deliveryId: number): DeliveryAttempt | undefined;
+  redeliver(clientId: string, deliveryId: number): Redelivery;
   /** Resolves when no attempt is in flight (tests). */
   idle(): Promise<void>;
   /** Resumes deliveries a stop or crash left pending. */
@@ -69,6 +75,12 @@ export function eventOfImport(result: ImportResult, now = new Date()): WebhookEv
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/**
+ * The attemptCount of a redelivery. It is a retry (type RETRY), and a RETRY record counts the retries performed so far,
+ * itself included, 1..5 (docs/service-decisions.md §6): one more than the automatic retries done, at most 5. It uses
+ * none of the automatic budget, so the next automatic retry may carry the same count.
+ */
+const redeliveryCount = (retriesDone: number) => Math.min(retriesDone + 1, LIMITS.deliveryRetries);
 
 export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const { db, logger } = deps;
@@ -194,19 +206,23 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
 
     redeliver(clientId, deliveryId) {
       const previous = getDeliveryRow(db, deliveryId);
-      if (stopped || !previous || previous.client_id !== clientId) return undefined;
+      if (stopped || !previous || previous.client_id !== clientId) return { refused: 'unknown' };
       const event = getEvent(db, previous.event_id);
-      if (!event) return undefined;
+      if (!event) return { refused: 'unknown' };
       const client = findClient(db, clientId);
+      const url = client?.webhookUrl;
+      const secret = client?.webhookSecret;
+      // A client without a webhook gets no events and no delivery records (docs/service-decisions.md §6). The check
+      // and the insert below run in one synchronous step, so no removal of the registration comes between them; an
+      // attempt recorded just before a removal is sent to the URL it was recorded with, as an automatic one is.
+      if (!url || !secret) return { refused: 'no-webhook' };
       const id = insertPendingAttempt(db, {
-        event_id: event.id, client_id: clientId, type: DELIVERY_TYPE.RETRY, attempt_count: event.retries_done,
-        url: client?.webhookUrl ?? '',
+        event_id: event.id, client_id: clientId, type: DELIVERY_TYPE.RETRY, attempt_count: redeliveryCount(event.retries_done), url,
       }, new Date());
       const attempt = findDelivery(db, clientId, id);
-      // A missing registration fails the attempt at once, so the audit shows why nothing arrived.
-      launch(id, { url: client?.webhookUrl ?? '', secret: client?.webhookSecret ?? '', eventId: event.id, body: event.payload }, () => undefined);
+      launch(id, { url, secret, eventId: event.id, body: event.payload }, () => undefined);
       logger.info(`redelivery ${id} of event ${event.id} (from attempt ${deliveryId})`);
-      return attempt;
+      return attempt ? { attempt } : { refused: 'unknown' };
     },
 
     async idle() {

@@ -53,12 +53,17 @@ describe('delivery schedule across restarts', () => {
     await importCensus(first.url, token);
     await eventually(() => (receiver.requests.length === 1 ? true : undefined));
     expect((await attempts(first.url, token))[0]).toMatchObject({ status: 1, httpStatusCode: null, durationMs: 0, failure: null });
+    // The attempt has been in flight at least this long when the stop ends it.
+    const inFlightMs = 50;
+    await new Promise((resolve) => setTimeout(resolve, inFlightMs));
     await first.stop();
 
     const second = await start([50, 50, 50, 50, 50]);
     const list = await settledAttempts(second.url, await getToken(second.url), 2);
     expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.attemptCount])).toEqual([[1, 3, null, 0], [2, 2, 200, 1]]);
     expect(list.map((a) => a.failure)).toEqual(['the server stopped before the attempt finished', null]);
+    // Unlike a crash's (duration 0: the next start cannot know it), a stop records the time the attempt had run.
+    expect(list[0]?.durationMs).toBeGreaterThanOrEqual(inFlightMs);
   });
 
   it('closes an attempt a crash left PENDING as FAILED, and the schedule goes on', async () => {
@@ -76,7 +81,7 @@ describe('delivery schedule across restarts', () => {
     const server = await start([50, 50, 50, 50, 50]);
     const list = await settledAttempts(server.url, await getToken(server.url), 2);
     expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.attemptCount])).toEqual([[1, 3, null, 0], [2, 2, 200, 1]]);
-    expect(list[0]?.failure).toBe('the server stopped before the attempt finished');
+    expect(list[0]).toMatchObject({ failure: 'the server stopped before the attempt finished', durationMs: 0 });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([list[0]?.eventId, list[0]?.eventId]);
   });
 });

@@ -96,7 +96,7 @@ describe('GET /law/api/v1/deliveries', () => {
     const list = await get('/law/api/v1/deliveries', other);
     expect(list).toMatchObject({ status: 200, body: [] });
     expect((await get(`/law/api/v1/deliveries/${made[0]?.id}`, other)).status).toBe(404);
-    expect(server.ctx.deliveries.redeliver(OTHER.id, made[0]?.id ?? 0)).toBeUndefined();
+    expect(server.ctx.deliveries.redeliver(OTHER.id, made[0]?.id ?? 0)).toEqual({ refused: 'unknown' });
   });
 
   it('returns 100 by default and at most the limit asked, 1 to 1000', async () => {
@@ -117,10 +117,11 @@ describe('GET /law/api/v1/deliveries/:id', () => {
     for (const attempt of made) expect(await get(`/law/api/v1/deliveries/${attempt.id}`)).toMatchObject({ status: 200, body: attempt });
   });
 
-  it.each(['abc', '1.5', '-1', '1e3', '9999999999999999'])('answers 400 for the id %s', async (id) => {
+  // One past the largest is a whole number too: the message says the range, not that it is no whole number.
+  it.each(['abc', '1.5', '-1', '1e3', '0', '1000000000000000', '9999999999999999'])('answers 400 naming the range for the id %s', async (id) => {
     const res = await get(`/law/api/v1/deliveries/${id}`);
     expect(res.status).toBe(400);
-    expect(errorBodySchema.parse(res.body).errors).toEqual(['the delivery id must be a whole number']);
+    expect(errorBodySchema.parse(res.body).errors).toEqual(['the delivery id must be a whole number from 1 to 999999999999999']);
   });
 
   it('answers 404 for an unknown id', async () => {

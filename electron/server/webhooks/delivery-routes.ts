@@ -24,7 +24,6 @@ export function deliveryRoutes(ctx: ServerContext) {
     app.get<{ Params: { id: string } }>('/law/api/v1/deliveries/:id', { onRequest }, (request) => {
       const id = deliveryIdSchema.safeParse(request.params.id);
       if (!id.success) throw new HttpError(400, id.error.issues.map((issue) => issue.message));
-      if (id.data < 1) throw new HttpError(400, ['the delivery id must be a whole number from 1 (ids start at 1)']);
       const attempt = findDelivery(ctx.db, request.clientId as string, id.data);
       if (!attempt) throw new HttpError(404, [`no delivery attempt ${id.data}`]);
       return attempt;
