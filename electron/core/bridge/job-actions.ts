@@ -2,7 +2,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errorCode } from '../../lib/fs-errors';
-import { freeTarget, moveNoClobber } from '../queue/archive';
+import { errorNotePath, freeTarget, moveNoClobber } from '../queue/archive';
 import type { Job, UploadQueue } from '../queue';
 import { ConflictError, NotFoundError } from '../session';
 
@@ -29,7 +29,7 @@ export async function isFileAt(path: string | undefined): Promise<boolean> {
 /** The `.error.txt` beside a refused file, when it is there. */
 export async function errorFileOf(job: Job): Promise<string | undefined> {
   if (job.state !== 'rejected' || !job.archivedPath) return undefined;
-  const path = `${job.archivedPath}.error.txt`;
+  const path = errorNotePath(job.archivedPath);
   return (await isFileAt(path)) ? path : undefined;
 }
 

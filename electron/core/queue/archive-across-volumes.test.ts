@@ -5,11 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { lstatSync, readdirSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/local-server';
+import { eventually, tempDir } from '../../../test/helpers/local-server';
 import { CENSUS_HEADER, censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
 import { completeMove, moveNoClobber } from './archive';
 import { openJournal } from './journal';
@@ -169,7 +169,72 @@ describe('archive moves across volumes', () => {
     expect(done.archivedPath).toBe(target);
     expect((await readdir(far, { recursive: true })).sort()).toEqual(['uploaded', join('uploaded', '2026-03-15'), join('uploaded', '2026-03-15', 'census.csv')]);
     expect(await readFile(target, 'utf8')).toBe(content);
-    expect(await env.tree()).toEqual([]);
+    // The original is held on its own drive (an export tool may still be writing it), not deleted yet.
+    expect(await env.tree()).toEqual([join('.payroll-held', String(id), 'census.csv')]);
+    expect(done.heldPath).toBe(join(env.folder, '.payroll-held', String(id), 'census.csv'));
     expect(env.requests('/%')).toEqual([]);
   });
+
+  it('a copy during which the source is written to is not placed: the source stays whole, nothing is deleted', async () => {
+    const source = join(near, 'census-growing.csv');
+    const dir = join(far, 'uploaded');
+    const target = join(dir, 'census-growing.csv');
+    await mkdir(dir);
+    await writeFile(source, bigCensus(24));
+    // An export tool still writing: rows go on being added while the move copies the file.
+    let moving = true;
+    let added = 0;
+    const writer = (async () => {
+      while (moving) {
+        await appendFile(source, 'Doe,Jane,late,2020-01-31,ACTIVE\n');
+        added += 1;
+      }
+    })();
+    const result = await moveNoClobber(source, target, undefined, join(near, 'held', 'census-growing.csv')).finally(() => {
+      moving = false;
+    });
+    await writer;
+    expect(result).toBe('changed');
+    expect(await readdir(dir)).toEqual([]);
+    expect((await stat(source)).size).toBe(bigCensus(24).length + added * 'Doe,Jane,late,2020-01-31,ACTIVE\n'.length);
+  });
+
+  it('the original of a file filed onto another drive is held on its own drive, then deleted once it stayed unchanged', async () => {
+    env = await startQueueEnv({}, { archive: { dir: far } });
+    const content = censusCsv('held-then-released');
+    const file = await env.write('census-held.csv', content);
+    const queue = env.queue({ afterFilingMs: 1_500 });
+    await queue.start();
+    const job = queue.add(file)!;
+    const done = await env.finished(queue, job.id);
+    expect(done.heldPath).toBe(join(env.folder, '.payroll-held', String(job.id), 'census-held.csv'));
+    expect(await readFile(done.heldPath!, 'utf8')).toBe(content);
+    expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
+    // Unchanged for the watch: the held original goes, with its folders; the copy stays.
+    const released = await eventually(() => (queue.job(job.id)?.watchUntil === undefined ? queue.job(job.id) : undefined), 30_000);
+    expect(released.heldPath).toBeUndefined();
+    expect(await gone(join(env.folder, '.payroll-held'))).toBe(true);
+    expect(await env.tree()).toEqual([]);
+    expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
+  });
+
+  it('on one drive, rows written to a filed file are said: where they are, and that they were not sent', async () => {
+    env = await startQueueEnv();
+    const content = censusCsv('same-drive');
+    const file = await env.write('census-same.csv', content);
+    const queue = env.queue({ afterFilingMs: 60_000 });
+    const errors: string[] = [];
+    queue.on('error', (error) => errors.push(error.message));
+    await queue.start();
+    const job = queue.add(file)!;
+    const done = await env.finished(queue, job.id);
+    expect(done.heldPath).toBeUndefined();
+    await appendFile(done.archivedPath!, 'Doe,Jane,same-drive-late,2020-01-31,ACTIVE\n');
+    const said = await eventually(() => errors.find((m) => /still being written/.test(m)), 30_000);
+    expect(said).toBe(`census-same.csv was still being written after it was uploaded and filed away: the rows written since were not sent; those rows are at the end of ${done.archivedPath}. `
+      + 'Export the file again once the export tool has finished; and set the stability wait in Settings above the longest pause of the export tool, or have it write under a temporary name and rename the file when it is done.');
+    expect(queue.job(job.id)!.watchUntil).toBeUndefined();
+    expect(queue.job(job.id)!.lastError).toBe(said);
+  });
 });
+

@@ -9,7 +9,9 @@ import { access, lstat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { identityOf } from '../watcher/stable-file';
-import { archiveDir, completeMove, freeTarget, writeErrorFile, writeWarningsFile } from './archive';
+import { archiveDir, completeMove, errorNotePath, freeTarget, warningsNotePath, writeErrorFile, writeWarningsFile } from './archive';
+import { afterFilingMs, holdPathOf } from './filed-watch';
+import type { JobPatch } from './journal';
 import { localDay } from './file-facts';
 import { describeError, errorCode, isGone } from '../../lib/fs-errors';
 import { retryDelayMs } from './backoff';
@@ -106,6 +108,45 @@ function archiveDirOf(core: QueueCore, job: Job): { root: string; dir: string } 
   return { root, dir: archiveDir(root, job.state as OutcomeState, localDay(job.uploadedAt ?? job.stateChangedAt)) };
 }
 
+/**
+ * Writes the note beside a filed file (`.error.txt`, `.warnings.txt`). The file is filed already: a note that cannot be
+ * written (a full disk, a name the volume refuses) is said and left out, it never keeps the file from being filed.
+ */
+async function writeNotes(core: QueueCore, job: Job, target: string, withErrorFile: boolean, withWarnings: boolean): Promise<{ warningsPath?: string }> {
+  const note = withErrorFile ? 'error' : withWarnings ? 'warnings' : undefined;
+  if (!note) return {};
+  try {
+    if (note === 'error') {
+      await writeErrorFile(target, errorFileText(job, core.now()));
+      return {};
+    }
+    return { warningsPath: await writeWarningsFile(target, warningsFileText(job, core.now())) };
+  } catch (error) {
+    const path = note === 'error' ? errorNotePath(target) : warningsNotePath(target);
+    const message = `${printableName(job.name)}: the note ${printableName(path)} could not be written: ${describeError(error)}; `
+      + `the file is filed as ${printableName(target)}, and ${note === 'error' ? 'why it was refused' : 'its row warnings'} can be seen in the upload list`;
+    core.logger.warn(message);
+    core.emit('error', new Error(message, { cause: error }));
+    return {};
+  }
+}
+
+/**
+ * Starts the watch for rows written after filing (filed-watch.ts): on the held original when the file was copied onto
+ * another drive, else on the filed file. Its modification time is the version's: one the same bytes were rewritten
+ * with (seen as the same version by checksum) is not taken for a change.
+ */
+async function watchAfterFiling(core: QueueCore, job: Job, target: string, holdAt: string): Promise<JobPatch> {
+  const held = await lstat(holdAt).catch(() => undefined);
+  const info = held ?? (await lstat(target).catch(() => undefined));
+  if (!info?.isFile()) return { heldPath: null, watchUntil: null };
+  return {
+    heldPath: held ? holdAt : null,
+    watchUntil: core.now() + (core.afterFilingMs ?? afterFilingMs(core.settings())),
+    ...(info.size === job.size ? { mtimeMs: info.mtimeMs } : {}),
+  };
+}
+
 /** Archives one finished job. Throws on file-system failures (the caller retries later). */
 export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
   let job = start;
@@ -121,7 +162,8 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
       job = core.write(job.id, { archiveTarget: await freeTarget(dir, job.name, withErrorFile || withWarnings) });
     }
     const target = job.archiveTarget as string;
-    const result = await completeMove(job.path, target, job.identity);
+    const holdAt = holdPathOf(job);
+    const result = await completeMove(job.path, target, job.identity, holdAt);
     if (result === 'changed') {
       job = core.write(job.id, { archiveTarget: null });
       return requeueNewVersion(core, job);
@@ -135,10 +177,8 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
       core.logger.warn(`${printableName(job.name)}: the file was no longer there to be moved to ${outcome === 'duplicate' ? 'duplicates' : outcome}/`);
       job = core.write(job.id, { archivedAt: core.now(), archiveTarget: null, nextAttemptAt: null });
     } else {
-      if (withErrorFile) await writeErrorFile(target, errorFileText(job, core.now()));
-      let warningsPath: string | undefined;
-      if (withWarnings) warningsPath = await writeWarningsFile(target, warningsFileText(job, core.now()));
-      job = core.write(job.id, { archivedPath: target, archivedAt: core.now(), nextAttemptAt: null, ...(warningsPath ? { warningsPath } : {}) });
+      const notes = await writeNotes(core, job, target, withErrorFile, withWarnings);
+      job = core.write(job.id, { archivedPath: target, archivedAt: core.now(), nextAttemptAt: null, ...notes, ...(await watchAfterFiling(core, job, target, holdAt)) });
     }
     core.emit('result', job);
     return;

@@ -3,11 +3,12 @@
  * numeric suffix, and the move itself refuses to replace an existing file.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
+import { constants, createReadStream, type Stats } from 'node:fs';
 import { copyFile, link, lstat, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../lib/fs-errors';
+import { fitName } from './fit-name';
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -19,11 +20,26 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** `name (n).csv` for n = 1, 2, ... */
+/**
+ * `name (n).csv` for n = 1, 2, ...; a long name is shortened before the suffix so that the whole fits a file name
+ * (fit-name.ts), the suffix and the extension kept.
+ */
 export function suffixedName(name: string, n: number): string {
   if (n === 0) return name;
   const ext = extname(name);
-  return `${name.slice(0, name.length - ext.length)} (${n})${ext}`;
+  return fitName(name.slice(0, name.length - ext.length), ` (${n})${ext}`);
+}
+
+/** The `<name>.error.txt` beside a refused file at `target` (`census.csv.error.txt`), shortened to fit when long. */
+export function errorNotePath(target: string): string {
+  const name = basename(target);
+  const ext = extname(name);
+  return join(dirname(target), fitName(name.slice(0, name.length - ext.length), `${ext}.error.txt`));
+}
+
+/** The `<name>.warnings.txt` beside an uploaded file at `target` (`census.warnings.txt`), shortened to fit when long. */
+export function warningsNotePath(target: string): string {
+  return join(dirname(target), fitName(basename(target).replace(/\.csv$/i, ''), '.warnings.txt'));
 }
 
 /** A path in `dir` free for `name` (and for its `.error.txt` / `.warnings.txt` when `withNotes`). */
@@ -31,8 +47,8 @@ export async function freeTarget(dir: string, name: string, withNotes: boolean):
   for (let n = 0; ; n += 1) {
     const candidate = join(dir, suffixedName(name, n));
     if (await exists(candidate)) continue;
-    if (withNotes && (await exists(`${candidate}.error.txt`))) continue;
-    if (withNotes && (await exists(`${candidate.replace(/\.csv$/i, '')}.warnings.txt`))) continue;
+    if (withNotes && (await exists(errorNotePath(candidate)))) continue;
+    if (withNotes && (await exists(warningsNotePath(candidate)))) continue;
     return candidate;
   }
 }
@@ -47,17 +63,23 @@ function cannotLink(code: string | undefined): boolean {
 }
 
 /**
- * Our temporary copies across volumes: `.<target name>.<random>.payroll-copy.part`. Hidden and ending in `.part`, so
- * neither the watcher nor a listing takes one for a user's file (candidate-name.ts); the random part gives every copy
- * its own file, so two uploaders sharing an archive folder never write into, or give a name to, each other's copy.
+ * Our temporary copies across volumes: `.<target name>.<random>.payroll-copy.part` (the target name shortened when
+ * the whole would not fit a file name). Hidden and ending in `.part`, so neither the watcher nor a listing takes one
+ * for a user's file (candidate-name.ts); the random part gives every copy its own file, so two uploaders sharing an
+ * archive folder never write into, or give a name to, each other's copy.
  */
 const PARTIAL_SUFFIX = '.payroll-copy.part';
 const PARTIAL_TAG = /^[0-9a-f]{12}$/;
+const PARTIAL_TAIL_LENGTH = 1 + 12 + PARTIAL_SUFFIX.length;
+
+function partialName(targetName: string, tag: string): string {
+  return fitName(`.${targetName}`, `.${tag}${PARTIAL_SUFFIX}`);
+}
 
 function isPartialCopyOf(entry: string, targetName: string): boolean {
-  const head = `.${targetName}.`;
-  return entry.startsWith(head) && entry.endsWith(PARTIAL_SUFFIX)
-    && PARTIAL_TAG.test(entry.slice(head.length, entry.length - PARTIAL_SUFFIX.length));
+  if (!entry.endsWith(PARTIAL_SUFFIX) || entry.length < PARTIAL_TAIL_LENGTH) return false;
+  const tag = entry.slice(entry.length - PARTIAL_TAIL_LENGTH + 1, entry.length - PARTIAL_SUFFIX.length);
+  return PARTIAL_TAG.test(tag) && entry === partialName(targetName, tag);
 }
 
 /**
@@ -106,34 +128,60 @@ async function placeNoClobber(temp: string, target: string): Promise<void> {
   await unlink(temp);
 }
 
+/** Whether two looks at a file see the same version: a write changes its size, modification or status-change time. */
+function sameVersion(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
 /**
  * Copies `source` to `target` on another volume. The bytes go to a temporary copy beside the target and are synced
  * to disk; only then does the copy take its final name, without replacing anything. So a crash mid-copy leaves at most
- * our temporary copy (removed by the next attempt), never a cut-off file under the user's name.
+ * our temporary copy (removed by the next attempt), never a cut-off file under the user's name. 'changed': the
+ * source was written to while it was copied (an export tool still at work): nothing is placed, the source stays.
  */
-async function copyAcross(source: string, target: string): Promise<void> {
+async function copyAcross(source: string, target: string): Promise<'copied' | 'changed'> {
   // Checked first so a taken name costs no copy of up to 100 MB; the link below is what refuses to replace.
   if (await exists(target)) throw alreadyExists(target);
   await removePartialCopies(target);
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`);
+  const temp = join(dirname(target), partialName(basename(target), randomBytes(6).toString('hex')));
   try {
+    const before = await lstat(source);
     await copyFile(source, temp, constants.COPYFILE_EXCL);
     await syncFile(temp);
+    if (!sameVersion(before, await lstat(source))) {
+      await unlink(temp);
+      return 'changed';
+    }
     await placeNoClobber(temp, target);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
   }
   await syncDir(dirname(target));
+  return 'copied';
+}
+
+/**
+ * Puts the original of a file copied to another volume aside at `holdAt` (a rename on its own volume) instead of
+ * deleting it: an export tool that paused longer than the stability wait may still hold it open and write more rows,
+ * which would go into a deleted file and be lost. The queue watches the held file and deletes it only once it has
+ * stayed unchanged long enough (filed-watch.ts).
+ */
+async function holdOriginal(source: string, holdAt: string): Promise<void> {
+  await mkdir(dirname(holdAt), { recursive: true });
+  if (await exists(holdAt)) throw alreadyExists(holdAt);
+  await rename(source, holdAt);
 }
 
 /**
  * Moves `source` to `target`, failing with EEXIST rather than replacing anything. A hard link plus unlink is an
  * atomic no-clobber rename on one volume; across volumes the file is copied under a temporary name, synced, linked
- * to its name (copyAcross), then the source is unlinked. Where hard links are not supported, a rename after checking
- * the target is free (the only small race left).
+ * to its name (copyAcross), and the original, unchanged by the copy, is then held at `holdAt` ('held', see
+ * holdOriginal) or, without one (a file no tool writes any more: one the clerk moves back), removed. Where hard links
+ * are not supported, a rename after checking the target is free (the only small race left). 'changed': the file
+ * changed under the move (another file took its name, or it was written to while copied); it stays where it was.
  */
-export async function moveNoClobber(source: string, target: string, identity?: string): Promise<'moved' | 'changed'> {
+export async function moveNoClobber(source: string, target: string, identity?: string, holdAt?: string): Promise<'moved' | 'held' | 'changed'> {
   try {
     await link(source, target);
     if (identity !== undefined) {
@@ -147,7 +195,13 @@ export async function moveNoClobber(source: string, target: string, identity?: s
   } catch (error) {
     const code = errorCode(error);
     if (code === 'EXDEV') {
-      await copyAcross(source, target);
+      if ((await copyAcross(source, target)) === 'changed') return 'changed';
+      if (holdAt === undefined) {
+        await unlink(source);
+        return 'moved';
+      }
+      await holdOriginal(source, holdAt);
+      return 'held';
     } else if (cannotLink(code)) {
       if (await exists(target)) throw alreadyExists(target);
       await rename(source, target);
@@ -168,10 +222,10 @@ async function sha256File(path: string): Promise<string> {
 
 /**
  * Finishes a move planned (and journaled) earlier: after a crash the source may be gone (moved already), linked at
- * both names, or (across volumes) copied to the target but not yet removed. 'taken': another file now holds the
- * target name, so a new target must be chosen.
+ * both names, or (across volumes) copied to the target but not yet held or removed. 'taken': another file now holds
+ * the target name, so a new target must be chosen. `holdAt` as for moveNoClobber.
  */
-export async function completeMove(source: string, target: string, identity?: string): Promise<'moved' | 'done-before' | 'gone' | 'taken' | 'changed'> {
+export async function completeMove(source: string, target: string, identity?: string, holdAt?: string): Promise<'moved' | 'held' | 'done-before' | 'gone' | 'taken' | 'changed'> {
   // lstat: a refused symbolic link is moved as the link, never followed.
   const [src, dst] = await Promise.all([lstat(source).catch(() => undefined), lstat(target).catch(() => undefined)]);
   if (!src) return dst ? 'done-before' : 'gone';
@@ -183,37 +237,49 @@ export async function completeMove(source: string, target: string, identity?: st
     // The source is still there, so any temporary copy of it left beside the target is of no use any more.
     await removePartialCopies(target);
     // Across volumes our copy is a file of its own: one with the source's very bytes is our copy, made complete and
-    // put in place before a crash kept the source from being removed. On one volume our moves are links or renames,
-    // so a different file there is someone else's even with the same bytes.
+    // put in place before a crash kept the source from being held or removed. On one volume our moves are links or
+    // renames, so a different file there is someone else's even with the same bytes.
     if (dst.dev !== src.dev && dst.isFile() && src.isFile() && dst.size === src.size
       && (await sha256File(target)) === (await sha256File(source))) {
-      await unlink(source);
-      return 'done-before';
+      if (holdAt === undefined) {
+        await unlink(source);
+        return 'done-before';
+      }
+      await holdOriginal(source, holdAt);
+      return 'held';
     }
     return 'taken';
   }
   await mkdir(dirname(target), { recursive: true });
-  return moveNoClobber(source, target, identity);
+  return moveNoClobber(source, target, identity, holdAt);
 }
 
-/** Writes `<target>.warnings.txt` (an existing one, written before a crash, is kept) and returns its path. */
-export async function writeWarningsFile(target: string, text: string): Promise<string> {
-  const path = target.replace(/\.csv$/i, '') + '.warnings.txt';
+/**
+ * Writes a new note: never over an existing one (written before a crash: kept as it is). A note that could be created
+ * but not written (a full disk) is removed again, so no empty note is left to be taken for the reason.
+ */
+async function writeNote(path: string, text: string): Promise<void> {
   try {
     await writeFile(path, text, { flag: 'wx' });
   } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw error;
+    if (errorCode(error) === 'EEXIST') return;
+    await unlink(path).catch(() => undefined);
+    throw error;
   }
+}
+
+/** Writes `<target>.warnings.txt` and returns its path. */
+export async function writeWarningsFile(target: string, text: string): Promise<string> {
+  const path = warningsNotePath(target);
+  await writeNote(path, text);
   return path;
 }
 
-/** Writes `<target>.error.txt`; an existing one (written before a crash) is left as it is. */
-export async function writeErrorFile(target: string, text: string): Promise<void> {
-  try {
-    await writeFile(`${target}.error.txt`, text, { flag: 'wx' });
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw error;
-  }
+/** Writes `<target>.error.txt` and returns its path. */
+export async function writeErrorFile(target: string, text: string): Promise<string> {
+  const path = errorNotePath(target);
+  await writeNote(path, text);
+  return path;
 }
 
 /** The archive folder of an outcome: uploaded/<day>/, rejected/ or duplicates/. */

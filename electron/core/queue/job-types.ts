@@ -87,6 +87,17 @@ export type Job = {
   heldFor?: string;
   /** The `<name>.warnings.txt` written beside the archived file when it had row warnings. */
   warningsPath?: string;
+  /**
+   * Filed onto another drive: the original, put aside on its own drive (`<its folder>/.payroll-held/<id>/<name>`)
+   * while the file is watched (`watchUntil`), since an export tool may still be writing it; deleted once it stayed
+   * unchanged, kept (and the clerk told) when it changed.
+   */
+  heldPath?: string;
+  /**
+   * Until when (epoch ms) the filed file (`heldPath`, else `archivedPath`) is watched for rows written after it was
+   * read; cleared when the watch ends.
+   */
+  watchUntil?: number;
 };
 
 /** The service a job belongs to. */

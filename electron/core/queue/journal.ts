@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   reference_date TEXT, found_day TEXT NOT NULL, grant_url TEXT, grant_expires_at INTEGER, grant_issued_at INTEGER,
   put_started_at INTEGER, mismatches INTEGER NOT NULL DEFAULT 0, import_id TEXT, uploaded_at INTEGER,
   archive_target TEXT, archived_path TEXT, archived_at INTEGER, profile TEXT, base_url TEXT, identity TEXT,
-  claimed_from TEXT, held_for TEXT, warnings_path TEXT, client_id TEXT, ctime_ms REAL);
+  claimed_from TEXT, held_for TEXT, warnings_path TEXT, client_id TEXT, ctime_ms REAL, held_path TEXT, watch_until INTEGER);
 CREATE INDEX IF NOT EXISTS jobs_path ON jobs(path) WHERE archived_at IS NULL;
 CREATE INDEX IF NOT EXISTS jobs_live ON jobs(archived_at, state);
 CREATE TABLE IF NOT EXISTS batches (
@@ -42,11 +42,11 @@ const JOB_COLUMNS = {
   grantIssuedAt: 'grant_issued_at', putStartedAt: 'put_started_at', mismatches: 'mismatches', importId: 'import_id',
   uploadedAt: 'uploaded_at', archiveTarget: 'archive_target', archivedPath: 'archived_path', archivedAt: 'archived_at',
   profile: 'profile', baseUrl: 'base_url', clientId: 'client_id', identity: 'identity', claimedFrom: 'claimed_from', heldFor: 'held_for',
-  warningsPath: 'warnings_path', ctimeMs: 'ctime_ms',
+  warningsPath: 'warnings_path', ctimeMs: 'ctime_ms', heldPath: 'held_path', watchUntil: 'watch_until',
 } as const satisfies Record<keyof Job, string>;
 
 /** Columns added after the first version: a journal written by an older version gets them on open. */
-const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT', 'client_id TEXT', 'ctime_ms REAL'];
+const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT', 'client_id TEXT', 'ctime_ms REAL', 'held_path TEXT', 'watch_until INTEGER'];
 
 type Row = Record<string, string | number | bigint | null | undefined>;
 
@@ -85,6 +85,8 @@ export type Journal = {
   liveJobsAt(path: string): Job[];
   /** Every job not yet archived, oldest first (from memory: no SQLite read). */
   liveJobs(): Job[];
+  /** Filed jobs whose file is still watched for writes after filing (`watchUntil` set), oldest first. */
+  watchedJobs(): Job[];
   /**
    * Runs `fn` in one SQLite transaction: its writes are committed together (one disk sync instead of one each), or
    * none of them when it throws. Not nestable.
@@ -133,8 +135,11 @@ function journalOn(db: Db, path: string): Journal {
   for (const column of ADDED_COLUMNS) {
     if (!have.has(column.split(' ')[0] as string)) db.exec(`ALTER TABLE jobs ADD COLUMN ${column}`);
   }
+  // After the columns: a journal of an older version gets watch_until only above.
+  db.exec('CREATE INDEX IF NOT EXISTS jobs_watched ON jobs(watch_until) WHERE watch_until IS NOT NULL');
 
   const getJob = db.prepare('SELECT * FROM jobs WHERE id = ?');
+  const getWatched = db.prepare('SELECT * FROM jobs WHERE watch_until IS NOT NULL ORDER BY id');
   const job = (id: number): Job | undefined => {
     const row = getJob.get(id) as Row | undefined;
     return row ? rowToJob(row) : undefined;
@@ -191,6 +196,9 @@ function journalOn(db: Db, path: string): Journal {
     },
     liveJobs() {
       return [...live.values()];
+    },
+    watchedJobs() {
+      return (getWatched.all() as Row[]).map(rowToJob);
     },
     transaction(fn) {
       try {

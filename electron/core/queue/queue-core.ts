@@ -21,6 +21,8 @@ export type QueueCore = {
   /** Aborted by stop(): in-flight PUTs end, and their state is left as journaled. */
   signal: AbortSignal;
   emit: <K extends keyof QueueEvents>(event: K, payload: QueueEvents[K]) => void;
+  /** How long a filed file is watched for late writes (filed-watch.ts); absent: from the settings (tests set it). */
+  afterFilingMs?: number;
   /** Journals the change, then announces it (inside atomically(): once everything is committed). */
   write(id: number, patch: JobPatch): Job;
   /**

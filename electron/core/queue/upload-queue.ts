@@ -13,6 +13,7 @@ import { archiveFailed, archiveJob } from './archive-step';
 import { LastingError } from '../notices/lasting-error';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './backoff';
 import { localDay } from './file-facts';
+import { checkFiledFiles } from './filed-watch';
 import { describeError } from '../../lib/fs-errors';
 import { requestGrants } from './grant-step';
 import { inspectFile } from './inspect-step';
@@ -54,6 +55,8 @@ export type UploadQueueOptions = {
    * built-in server started again): unfinished jobs are then said to be taken up, not resumed "from the last run".
    */
   reopened?: boolean;
+  /** How long a filed file is watched for rows written late (filed-watch.ts). Default: from the settings. */
+  afterFilingMs?: number;
 };
 
 export type UploadQueue = {
@@ -112,6 +115,12 @@ const serviceName = (of: { profile?: string; baseUrl?: string; clientId?: string
 // 'validating' is no longer written, but a journal of an older version may hold it.
 const READ_STATES = new Set(['found', 'hashing', 'validating']);
 
+/**
+ * How often filed files still watched for late rows are looked at: often enough to tell the clerk soon, seldom
+ * enough that a burst of filed files on a network share costs little.
+ */
+const FILED_CHECK_MS = 5_000;
+
 /** The data folder's lock file: one process at a time works on a journal's files. */
 export const LOCK_FILE = 'upload-queue.lock';
 
@@ -134,7 +143,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   };
   const core: QueueCore = createCoreTransitions({
     journal, api: options.api, settings: options.settings, logger, now, retry, random: options.random ?? Math.random,
-    signal: abort.signal, emit,
+    signal: abort.signal, emit, ...(options.afterFilingMs !== undefined ? { afterFilingMs: options.afterFilingMs } : {}),
   });
 
   let running = false;
@@ -146,6 +155,9 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   let timer: NodeJS.Timeout | undefined;
   let idleWaiters: Array<() => void> = [];
   let lock: ProcessLock | undefined;
+  /** The look at filed files still watched for late rows (filed-watch.ts): every FILED_CHECK_MS, one at a time. */
+  let filedTimer: NodeJS.Timeout | undefined;
+  let filedCheck: Promise<void> | undefined;
   const files = options.files ?? true;
   const { service } = options;
 
@@ -473,14 +485,25 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       recover();
       running = true;
       schedulePump();
+      if (files) {
+        filedTimer = setInterval(() => {
+          if (filedCheck || closed) return;
+          filedCheck = checkFiledFiles(core, mine)
+            .catch((error: unknown) => logger.warn(`looking at filed files failed: ${describeError(error)}`))
+            .finally(() => {
+              filedCheck = undefined;
+            });
+        }, FILED_CHECK_MS);
+      }
     },
     async stop() {
       if (closed) return;
       running = false;
       closed = true;
       wakeAt(undefined);
+      clearInterval(filedTimer);
       abort.abort();
-      await Promise.allSettled([...busy.values(), ...(handshake ? [handshake] : [])]);
+      await Promise.allSettled([...busy.values(), ...(handshake ? [handshake] : []), ...(filedCheck ? [filedCheck] : [])]);
       journal.close();
       await lock?.release();
       for (const resolve of idleWaiters) resolve();
