@@ -31,7 +31,7 @@ export const baseUrlSchema = httpUrl
 
 export const profileSchema = z.strictObject({
   baseUrl: baseUrlSchema.optional(),
-  clientId: z.string().min(1, 'must not be empty').max(200).optional(),
+  clientId: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters long').optional(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

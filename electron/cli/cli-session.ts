@@ -5,9 +5,11 @@
  */
 import { createSession, pointsAtAppServer, type Session } from '../core/session';
 import type { RetryPolicy } from '../core/queue';
+import { baseUrlSchema } from '../../shared/settings.schema';
 import { overlaySettings, requireBaseUrl } from '../core/settings';
 import type { Logger } from '../lib/logger';
 import { profileOf, type CliContext } from './cli-context';
+import { UsageError } from './usage-error';
 
 export type CliSessionFlags = {
   env?: string;
@@ -29,6 +31,15 @@ function claimTimeout(env: NodeJS.ProcessEnv = process.env): { claimTimeoutMs?: 
   return { claimTimeoutMs: Number(raw) * 1000 };
 }
 
+/**
+ * --base-url checked as a saved base URL is, before anything opens: a bad one is a wrong command line (exit code 2),
+ * said with the flag. The value is not repeated: it may hold a password.
+ */
+function checkBaseUrlFlag(value: string): void {
+  const result = baseUrlSchema.safeParse(value);
+  if (!result.success) throw new UsageError(`--base-url: ${result.error.issues.map((issue) => issue.message).join('; ')}`);
+}
+
 export async function openCliSession(
   ctx: CliContext,
   flags: CliSessionFlags,
@@ -37,6 +48,7 @@ export async function openCliSession(
   attach?: (session: Session) => void,
 ): Promise<Session> {
   const profile = profileOf(flags.env, ctx.settings);
+  if (flags.baseUrl !== undefined) checkBaseUrlFlag(flags.baseUrl);
   const settings = overlaySettings(ctx.settings, {
     profile,
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),

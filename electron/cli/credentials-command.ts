@@ -1,5 +1,6 @@
 /** `payroll-uploader credentials set|delete|status --env E`: the client secret lives in the OS keychain. */
 import { parseArgs } from 'node:util';
+import { profileSchema } from '../../shared/settings.schema';
 import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, readKeychainState, saveCredentials } from '../core/credentials';
 import { openCliContext, profileOf, usageErrors } from './cli-context';
 import { readLine, readSecret } from './secret-input';
@@ -30,6 +31,11 @@ export async function credentialsCommand(args: string[]): Promise<number> {
   if (action === 'set') {
     const clientId = values['client-id'] ?? (process.stdin.isTTY ? await readLine(`Client id (${profile}): `) : undefined);
     if (!clientId) throw new UsageError('--client-id is required when the secret comes from standard input');
+    // Checked before the secret is asked for: a wrong client id is a wrong command line (exit code 2).
+    const checked = profileSchema.shape.clientId.safeParse(clientId);
+    if (!checked.success) {
+      throw new UsageError(`${values['client-id'] !== undefined ? '--client-id' : 'the client id'}: ${checked.error.issues.map((issue) => issue.message).join('; ')}`);
+    }
     const secret = await readSecret(`Client secret for ${clientId} (${profile}): `);
     if (!secret) throw new UsageError('the client secret is empty');
     await saveCredentials({ profile, clientId, clientSecret: secret, store: ctx.secrets, settings: ctx.settings });
@@ -37,8 +43,13 @@ export async function credentialsCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (action === 'delete') {
-    const deleted = await forgetCredentials({ profile, store: ctx.secrets, settings: ctx.settings });
-    out(deleted ? `deleted the credentials of ${profile}` : `no credentials were stored for ${profile}`, { profile, deleted });
+    const { clientId, secretDeleted } = await forgetCredentials({ profile, store: ctx.secrets, settings: ctx.settings });
+    const text = clientId === undefined
+      ? `no credentials were stored for ${profile}`
+      : secretDeleted
+        ? `deleted the credentials of client "${clientId}" for ${profile} (its secret from the OS keychain, its client id from settings)`
+        : `removed the client id "${clientId}" of ${profile} from settings; the OS keychain held no secret for it`;
+    out(text, { profile, deleted: clientId !== undefined, clientId: clientId ?? null, secretDeleted });
     return EXIT.ok;
   }
   const clientId = ctx.settings.get().profiles[profile].clientId;

@@ -6,6 +6,7 @@ import { serverCommand } from './server-command';
 import { WATCH_USAGE, watchCommand } from './watch-command';
 import { SERVER_USAGE } from './server-flags';
 import { UI_USAGE, uiCommand } from './ui-command';
+import { PromptCancelled } from './secret-input';
 import { EXIT, UsageError } from './usage-error';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +59,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof LockedError) {
       process.stderr.write(`payroll-uploader ${name}: ${error.message}\n`);
       return EXIT.busy;
+    }
+    if (error instanceof PromptCancelled) {
+      process.stderr.write(`payroll-uploader ${name}: ${error.message}\n`);
+      return error.interrupted ? EXIT.interrupted : EXIT.failure;
     }
     if (error instanceof UsageError) {
       process.stderr.write(`payroll-uploader ${name}: ${error.message}\n\n${command.usage}\n`);

@@ -1,5 +1,8 @@
 /** Parses and checks the `server` command's flags into server options. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import type { Stats } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Scope } from '../../shared';
@@ -8,6 +11,7 @@ import { appDataDir } from '../lib/app-data';
 import type { ClientSpec } from '../server/options';
 import { checkWebhookUrl } from '../server/webhooks/webhook-url';
 import type { StartOptions } from '../server/server';
+import { GivenFileError, readGivenFile } from './given-file';
 import { UsageError } from './usage-error';
 
 /** Environment variable with clients, one ID:SECRET[:SCOPE,...] a line, as in --clients-file. */
@@ -70,20 +74,74 @@ export function parseClientLines(text: string, where: string): ClientSpec[] {
   return clients;
 }
 
+/** Bigger than any list of clients or TLS file: a file this big is the wrong file. */
+const FLAG_FILE_BYTES = 1024 * 1024;
+
+/** The bytes of a file given with `flag`, or a usage error that names the flag and the file and says what is wrong. */
+function readFlagFile(flag: string, file: string): { bytes: Buffer; stats: Stats } {
+  try {
+    return readGivenFile(file, FLAG_FILE_BYTES);
+  } catch (error) {
+    if (!(error instanceof GivenFileError)) throw error;
+    // "no such file" as before: scripts and the tests look for it.
+    throw new UsageError(error.missing ? `${flag}: no such file ${file}` : `${flag} ${file} ${error.problem}`);
+  }
+}
+
 /** The clients of a --clients-file, refused when group or others may read it (the secrets are in plain text). */
 function readClientsFile(file: string): ClientSpec[] {
-  let mode: number;
-  try {
-    mode = statSync(file).mode;
-  } catch {
-    throw new UsageError(`--clients-file: no such file ${file}`);
-  }
+  const { bytes, stats } = readFlagFile('--clients-file', file);
+  const mode = stats.mode;
   if ((mode & 0o077) !== 0) {
     throw new UsageError(`--clients-file ${file} is open to other users (mode ${(mode & 0o777).toString(8)}: group or others may read or change it); run: chmod 600 ${file}`);
   }
-  const clients = parseClientLines(readFileSync(file, 'utf8'), `--clients-file ${file}`);
+  const clients = parseClientLines(bytes.toString('utf8'), `--clients-file ${file}`);
   if (clients.length === 0) throw new UsageError(`--clients-file ${file} holds no client`);
   return clients;
+}
+
+/**
+ * The certificate and key of --tls-cert and --tls-key, checked as TLS will use them: each file what it should be, the
+ * key the certificate's own. Said now, before the port is bound, rather than as OpenSSL's words from inside the start.
+ */
+function checkTlsFiles(cert: string, key: string): void {
+  const certBytes = readFlagFile('--tls-cert', cert).bytes;
+  const keyBytes = readFlagFile('--tls-key', key).bytes;
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(certBytes);
+  } catch {
+    throw new UsageError(`--tls-cert ${cert} holds no certificate: give the certificate file, in PEM form (text starting "-----BEGIN CERTIFICATE-----")`);
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(keyBytes);
+  } catch (error) {
+    throw new UsageError((error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE'
+      ? `--tls-key ${key} is locked with a passphrase, which the server cannot ask for; give a copy of the key without one (openssl pkey -in ${key} -out new-key.pem)`
+      : `--tls-key ${key} holds no private key: give the private key file, in PEM form (text starting "-----BEGIN PRIVATE KEY-----")`);
+  }
+  if (!certificate.checkPrivateKey(privateKey)) {
+    throw new UsageError(`--tls-key ${key} is not the key of the certificate in --tls-cert ${cert}: give the private key made together with that certificate`);
+  }
+  try {
+    createSecureContext({ cert: certBytes, key: keyBytes, minVersion: 'TLSv1.2' });
+  } catch (error) {
+    throw new UsageError(`--tls-cert ${cert} with --tls-key ${key} cannot serve HTTPS: ${(error as Error).message}; give a certificate and key in PEM form`);
+  }
+}
+
+/** The address of --host, looked up now: a name no one knows is a wrong flag, not a failure to start. */
+export async function checkHost(host: string | undefined): Promise<void> {
+  if (host === undefined) return;
+  try {
+    await lookup(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOTFOUND'
+      ? `--host ${host}: no address of that name is known to this machine; give an address of this machine, such as 127.0.0.1`
+      : `--host ${host}: its address could not be looked up (${code ?? (error as Error).message}); give an address of this machine as numbers, such as 127.0.0.1`);
+  }
 }
 
 function httpUrl(flag: string, value: string): string {
@@ -165,9 +223,7 @@ export function parseServerFlags(args: string[], env: NodeJS.ProcessEnv = proces
   const key = values['tls-key'];
   if ((cert === undefined) !== (key === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
   if (cert !== undefined && key !== undefined) {
-    for (const [flag, file] of [['--tls-cert', cert], ['--tls-key', key]] as const) {
-      if (!existsSync(file)) throw new UsageError(`${flag}: no such file ${file}`);
-    }
+    checkTlsFiles(cert, key);
     options.tls = { cert, key };
   }
   return options;

@@ -6,5 +6,8 @@ export class UsageError extends Error {
   }
 }
 
-/** 3: another uploader already works on this data folder (a scheduled run while the app runs, say). */
-export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3 } as const;
+/**
+ * 3: another uploader already works on this data folder (a scheduled run while the app runs, say). 130: stopped with
+ * Ctrl+C at a prompt, as shells report a command ended by an interrupt (128 + SIGINT's number 2).
+ */
+export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3, interrupted: 130 } as const;

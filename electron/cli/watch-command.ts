@@ -4,7 +4,8 @@ import type { ImportResult } from '../../shared';
 import type { Job } from '../core/queue';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UnreadableFileError, isCandidateName } from '../core/watcher';
+import { UnreadableFileError, isCandidateName, unreadableFolderMessage } from '../core/watcher';
+import { isDenied, isGone } from '../lib/fs-errors';
 import { createLogger } from '../lib/logger';
 import { printableName } from '../lib/printable-name';
 import { whenLockLost } from '../lib/process-lock';
@@ -35,10 +36,13 @@ const DEFAULT_MAX_WAIT_S = 600;
 /** Processing-result lines shown per file in local mode. */
 const RESULT_ERRORS_SHOWN = 20;
 
-/** The candidate files in the folder right now. */
+/** The candidate files in the folder right now; a folder this user may not list is said in plain words. */
 async function candidates(folder: string): Promise<Set<string>> {
   const found = new Set<string>();
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
+  const entries = await readdir(folder, { withFileTypes: true }).catch((error: unknown) => {
+    throw isDenied(error) ? new Error(unreadableFolderMessage(folder), { cause: error }) : error;
+  });
+  for (const entry of entries) {
     if (isCandidateName(entry.name) && !entry.isDirectory()) found.add(join(folder, entry.name));
   }
   return found;
@@ -67,8 +71,18 @@ export async function watchCommand(args: string[]): Promise<number> {
     throw new UsageError(`which folder? payroll-uploader watch <folder>, or set "watchedFolder" in the settings file ${ctx.settings.path}`);
   }
   const folder = resolve(given);
-  const info = await stat(folder).catch(() => undefined);
-  if (values.once && !info?.isDirectory()) throw new Error(`${folder} is not a folder`);
+  // Nothing there is waited for (it may be a network drive not connected yet), but a file is a mistake to say at once.
+  let missing = false;
+  const info = await stat(folder).catch((error: unknown) => {
+    // Access denied on the way to it: --once says so here; a lasting watch says it once and waits for access.
+    if (values.once && isDenied(error)) throw new Error(unreadableFolderMessage(folder), { cause: error });
+    missing = isGone(error);
+    return undefined;
+  });
+  if (info && !info.isDirectory()) {
+    throw new UsageError(`${folder} is a file, not a folder: give the folder the payroll system saves its exports in`);
+  }
+  if (values.once && !info) throw new Error(`${folder} is not a folder`);
 
   const logger = createLogger('watch');
   const json = Boolean(values.json);
@@ -98,11 +112,20 @@ export async function watchCommand(args: string[]): Promise<number> {
   const pending = values.once ? await candidates(folder) : new Set<string>();
   session.on('taken', ({ path }) => pending.delete(path));
   // A file the watcher could not read after its retries (access denied, a lock that stayed) is not waited for any
-  // longer: it would only be called "still changing" at the end of --max-wait.
-  const unreadable = new Map<string, string>();
+  // longer: it would only be called "still changing" at the end of --max-wait. Nor is one handed over that could
+  // not be taken up (the folder cannot be written to claim it, the journal cannot take it): it stays in the folder,
+  // and the run has failed for it, unless a later try journals it after all.
+  const notTaken = new Map<string, string>();
   session.on('error', (error) => {
-    if (error instanceof UnreadableFileError && pending.delete(error.path)) unreadable.set(error.path, error.reason);
+    if (error instanceof UnreadableFileError && pending.delete(error.path)) notTaken.set(error.path, error.reason);
   });
+  if (values.once) {
+    session.on('untaken', ({ path, reason }) => {
+      pending.delete(path);
+      notTaken.set(path, reason);
+    });
+    session.on('job', (job) => notTaken.delete(job.claimedFrom ?? job.path));
+  }
   let interrupted = false;
   // The data folder's lock lost (the folder removed, another process holding it now): this uploader must stop at once,
   // or two would work on one journal's claims.
@@ -136,7 +159,7 @@ export async function watchCommand(args: string[]): Promise<number> {
   };
   try {
     if (!values.once) {
-      if (!info?.isDirectory()) process.stderr.write(`${folder} does not exist yet; waiting for it\n`);
+      if (missing) process.stderr.write(`${folder} does not exist yet; waiting for it\n`);
       await session.watch.start();
       logger.info(`watching ${folder} (${profile}, ${baseUrlOf(session.settings(), profile) ?? ''}); Ctrl+C stops`);
       await stopped;
@@ -160,12 +183,12 @@ export async function watchCommand(args: string[]): Promise<number> {
     await Promise.race([Promise.allSettled([...results]), stopped]);
     const failures = (await session.queue()).failures();
     for (const path of pending) process.stderr.write(`not taken: ${printableName(basename(path))} was still changing after ${maxWait} s; it stays in place for the next run\n`);
-    for (const [path, reason] of unreadable) process.stderr.write(`not taken: ${printableName(basename(path))}: ${reason}; it stays in place for the next run\n`);
+    for (const [path, reason] of notTaken) process.stderr.write(`not taken: ${printableName(basename(path))}: ${reason}; it stays in place for the next run\n`);
     if (!json) {
       // Refused files were said when they were filed away; here only what is left unfinished.
       for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${printableName(job.name)}: ${job.lastError ?? job.state}; it stays queued for the next run\n`);
     }
-    return failures.length > 0 || pending.size > 0 || unreadable.size > 0 ? EXIT.failure : EXIT.ok;
+    return failures.length > 0 || pending.size > 0 || notTaken.size > 0 ? EXIT.failure : EXIT.ok;
   } finally {
     unsubscribe();
     detach();

@@ -28,8 +28,42 @@ export function describeResult(job: Job): string {
 /** The events `watch` shows, by the names its `--json` lines give them. */
 const JSON_EVENTS = { job: 'job', progress: 'progress', result: 'result', batch: 'batch', folder: 'folder', ignored: 'ignored', warning: 'notice', error: 'error' } as const;
 
-export function attachOutput(session: Pick<Session, 'on'>, mode: { json: boolean; tty: boolean }, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): () => void {
-  const offs: (() => void)[] = [];
+/**
+ * What a closed output does: the reader went away (`watch --json | head -1`), so the run stops as Ctrl+C would stop
+ * it, in order: files already claimed resume at the next start.
+ */
+const stopAsInterrupted = () => process.kill(process.pid, 'SIGTERM');
+
+/**
+ * Write errors of the output streams: a reader that closed its end of a pipe (EPIPE) stops the run quietly through
+ * `onClosed`, once; without a listener the stream's 'error' event would end the process with a stack trace. The
+ * listener stays after the output is detached: a stream says a failed write a moment later, which may be after.
+ */
+function watchForClosedOutput(streams: NodeJS.WritableStream[], onClosed: () => void): () => void {
+  let closed = false;
+  let attached = true;
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (closed) return;
+    closed = true;
+    if (!attached) return;
+    // Anything else than a closed reader is said where it can still be read.
+    if (error.code !== 'EPIPE') process.stderr.write(`payroll-uploader watch: output failed (${error.message}); stopping\n`);
+    onClosed();
+  };
+  for (const stream of new Set(streams)) stream.on('error', onError);
+  return () => {
+    attached = false;
+  };
+}
+
+export function attachOutput(
+  session: Pick<Session, 'on'>,
+  mode: { json: boolean; tty: boolean },
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+  onClosed: () => void = stopAsInterrupted,
+): () => void {
+  const offs: (() => void)[] = [watchForClosedOutput([out, err], onClosed)];
   if (mode.json) {
     for (const [name, shown] of Object.entries(JSON_EVENTS) as [keyof typeof JSON_EVENTS, string][]) {
       offs.push(session.on(name, (payload: SessionEvents[typeof name]) => {
@@ -73,7 +107,8 @@ export function attachOutput(session: Pick<Session, 'on'>, mode: { json: boolean
     // A refusal is a failure: on standard error, like every other failure.
     (job.state === 'rejected' ? err : out).write(`${describeResult(job)}\n`);
   }));
-  // Said when the watched folder goes or comes back; the command itself says a folder missing at the start.
+  // Said when the watched folder goes or comes back; the command itself says a folder missing at the start. A folder
+  // this user may not list is said by its error (once, with what to do); here only that it is over.
   let lastState: string | undefined;
   offs.push(session.on('folder', ({ folder, state }) => {
     const before = lastState;
@@ -85,6 +120,9 @@ export function attachOutput(session: Pick<Session, 'on'>, mode: { json: boolean
     } else if (state === 'watching' && before === 'missing') {
       clearBar();
       err.write(`the folder ${printableName(folder)} is back; watching again\n`);
+    } else if (state === 'watching' && before === 'unreadable') {
+      clearBar();
+      err.write(`the folder ${printableName(folder)} can be read now; watching it\n`);
     }
   }));
   offs.push(session.on('ignored', ({ name }) => {

@@ -50,5 +50,14 @@ export function describeError(error: unknown): string {
 /** The file is not there (any more). */
 export const isGone = (error: unknown) => classifyFsError(error) === 'gone';
 
+/**
+ * Access denied. For a file this is often a lock that clears up (see isBusy); for a folder that cannot be listed or
+ * entered it is the folder's permissions, which stay until someone changes them.
+ */
+export const isDenied = (error: unknown) => {
+  const code = errorCode(error);
+  return code === 'EACCES' || code === 'EPERM';
+};
+
 /** Locks and denied access, which usually clear up (an exporter still holds the file, a share hiccups). */
 export const isBusy = (error: unknown) => classifyFsError(error) === 'busy';

@@ -10,7 +10,8 @@
  * Windows keeps access in ACLs, not modes: there the folder under the user's profile is private already.
  */
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
-import { errorCode } from './fs-errors';
+import { dirname, resolve } from 'node:path';
+import { describeError, errorCode } from './fs-errors';
 import { printableText } from './printable-name';
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -37,6 +38,78 @@ export class SharedFolderError extends Error {
   }
 }
 
+/** A data folder that is not a folder, or cannot be made: which one, and what is wrong, in words. */
+export class DataFolderError extends Error {
+  constructor(readonly path: string, problem: string) {
+    super(`the data folder ${printableText(path)} ${problem}`);
+    this.name = 'DataFolderError';
+  }
+}
+
+/** Why a folder could not be made in `parent` (or looked into), in words. */
+function makeProblem(parent: string, error: unknown): string {
+  const where = printableText(parent);
+  switch (errorCode(error)) {
+    case 'EROFS':
+      return `cannot be made: the disk of ${where} is read-only; choose a data folder on a disk that can be written`;
+    case 'EACCES':
+    case 'EPERM':
+      return `cannot be made: this user is not allowed to create a folder in ${where}; choose a data folder of your own (in your home folder, say)`;
+    case 'ENOSPC':
+      return `cannot be made: the disk of ${where} is full; free some space on it`;
+    default:
+      return `cannot be made: ${describeError(error)}`;
+  }
+}
+
+/**
+ * Makes the folder and its missing parents, one at a time: Node's recursive mkdir says a file in the way as EEXIST and
+ * a read-only disk as ENOENT ("no such file"), so each level is made by itself and what fails is said as it is.
+ * true when the folder itself was made.
+ */
+function makeFolders(dir: string): boolean {
+  const target = resolve(dir);
+  const missing: string[] = [];
+  // Set when a folder on the way may not be looked into: the walk goes on up to say which one.
+  let denied = false;
+  for (let at = target; ; at = dirname(at)) {
+    let stats: Stats;
+    try {
+      stats = statSync(at);
+    } catch (error) {
+      const code = errorCode(error);
+      const last = dirname(at) === at;
+      // ENOTDIR: a file stands where a folder above should be; the walk up finds it.
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && !last) {
+        missing.unshift(at);
+        continue;
+      }
+      if ((code === 'EACCES' || code === 'EPERM') && !last) {
+        denied = true;
+        continue;
+      }
+      throw new DataFolderError(dir, `cannot be used: ${describeError(error)}`);
+    }
+    if (denied) {
+      throw new DataFolderError(dir, `cannot be used: this user is not allowed to look into ${printableText(at)}; choose a data folder of your own (in your home folder, say)`);
+    }
+    if (stats.isDirectory()) break;
+    throw new DataFolderError(dir, at === target
+      ? 'is a file, not a folder: move the file away, or choose another data folder'
+      : `cannot be made: ${printableText(at)} is a file, not a folder; choose another data folder`);
+  }
+  for (const each of missing) {
+    try {
+      mkdirSync(each, { mode: PRIVATE_DIR_MODE });
+    } catch (error) {
+      // Made meanwhile by another process (the app and a scheduled run starting together): as good.
+      if (errorCode(error) === 'EEXIST' && statSync(each).isDirectory()) continue;
+      throw new DataFolderError(dir, makeProblem(dirname(each), error));
+    }
+  }
+  return missing.length > 0;
+}
+
 /**
  * Refuses another user's folder or file, and a folder shared by every user; takes away access by others (never adds
  * any, and leaves the owner's bits and the folder's setgid bit as they are).
@@ -55,10 +128,10 @@ function keepPrivate(path: string, stats: Stats, kind: 'folder' | 'file'): void 
 
 /** Creates a folder (and its missing parents) readable by its owner only, or makes the existing one so. */
 export function makePrivateDir(dir: string): void {
-  const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const created = makeFolders(dir);
   const stats = statSync(dir);
   // mkdir's mode is filtered by the umask; a new folder is set exactly.
-  if (created !== undefined && POSIX) chmodSync(dir, PRIVATE_DIR_MODE);
+  if (created && POSIX) chmodSync(dir, PRIVATE_DIR_MODE);
   else keepPrivate(dir, stats, 'folder');
 }
 

@@ -196,7 +196,8 @@ export const credentialTestSchema = z.object({
 });
 export type CredentialTest = z.infer<typeof credentialTestSchema>;
 
-export const FOLDER_STATES = ['stopped', 'watching', 'paused', 'missing'] as const;
+/** `missing`: watching, but the folder is not there; `unreadable`: watching, but this user may not list the folder. */
+export const FOLDER_STATES = ['stopped', 'watching', 'paused', 'missing', 'unreadable'] as const;
 /**
  * Why the active environment cannot take files: it has no service address (Base URL), or it names the test server
  * built into the app, which is stopped.
@@ -265,9 +266,11 @@ export { deliveryAttemptSchema };
  *   an upload address;
  * - `journal-written`: new files cannot be taken up because the upload journal cannot be written (a full disk);
  *   over once a file is journaled again;
- * - `queue-runs`: the upload queue cannot work at all and tries again on its own; over once a pass of it works.
+ * - `queue-runs`: the upload queue cannot work at all and tries again on its own; over once a pass of it works;
+ * - `files-claimed`: new files cannot be claimed in the watched folder (it cannot be written, a file named
+ *   .processing is in the way); over once a file is claimed again.
  */
-export const NOTICE_ENDS = ['watching', 'scope-given', 'journal-written', 'queue-runs'] as const;
+export const NOTICE_ENDS = ['watching', 'scope-given', 'journal-written', 'queue-runs', 'files-claimed'] as const;
 export type NoticeEnd = (typeof NOTICE_ENDS)[number];
 
 export const noticeSchema = z.object({

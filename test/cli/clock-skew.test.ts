@@ -100,7 +100,10 @@ describe('watch --once when this computer\'s clock is 20 minutes ahead of the se
     expect(res.stderr).toMatch(
       /failed: census-2026-03-31\.csv: this computer's clock or time zone differs from the service's by more than [45] minutes: .*check this computer's date, time and time zone settings; it stays queued for the next run/,
     );
-    // Nothing lost: the file waits, claimed, for the next run.
-    expect(await listFiles(dir)).toEqual([expect.stringMatching(/^\.processing\/[^/]+\/census-2026-03-31\.csv$/)]);
+    // Nothing lost: the file waits, claimed (with the record of the service it was claimed for), for the next run.
+    expect(await listFiles(dir)).toEqual([
+      expect.stringMatching(/^\.processing\/[^/]+\/\.claims\/census-2026-03-31\.csv$/),
+      expect.stringMatching(/^\.processing\/[^/]+\/census-2026-03-31\.csv$/),
+    ]);
   }, 120_000);
 });

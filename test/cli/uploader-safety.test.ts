@@ -14,7 +14,7 @@ import type { TestServer } from '../helpers/local-server';
 import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
 import { requestLog } from '../../electron/server/local/request-log';
-import { CLAIMS_FOLDER, claimOwner } from '../../electron/core/queue/folder-claims';
+import { CLAIMS_FOLDER, CLAIM_RECORDS, claimOwner } from '../../electron/core/queue/folder-claims';
 
 async function listFiles(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true, withFileTypes: true }))
@@ -259,7 +259,13 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
       a.child.kill('SIGKILL');
       await a.exited;
       // What the killed one held at that moment: claimed files that the survivor has to take over.
-      const held = await readdir(join(dir, CLAIMS_FOLDER, claimOwner(envs[0]!.PAYROLL_DATA_DIR!))).catch(() => []);
+      const killed = claimOwner(envs[0]!.PAYROLL_DATA_DIR!);
+      const held = (await readdir(join(dir, CLAIMS_FOLDER, killed), { withFileTypes: true }).catch(() => []))
+        .filter((e) => !e.isDirectory()).map((e) => e.name);
+      // A claim taken over leaves its record in the killed one's claim folder, marked, for it to read when it runs
+      // again (it then ends that job as taken over, not as disappeared): the only thing left beside the filed files.
+      const leftFor = `${CLAIMS_FOLDER}/${killed}/${CLAIM_RECORDS}/`;
+      const inPlace = (f: string) => /^(uploaded|duplicates)\//.test(f) || (f.startsWith(leftFor) && held.includes(f.slice(leftFor.length)));
       await api(server.url, token, 'DELETE', '/local/v1/faults');
       // Everything ends filed away (uploaded/ or duplicates/ for a file the killed one had already delivered), and
       // nothing is left in the folder or in a claim folder.
@@ -268,11 +274,11 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
       await eventually(async () => {
         const files = await listFiles(dir);
         const filed = new Set(filedNames(files).map((f) => basename(f)));
-        return names.every((n) => filed.has(n)) && files.every((f) => /^(uploaded|duplicates)\//.test(f)) ? true : undefined;
+        return names.every((n) => filed.has(n)) && files.every(inPlace) ? true : undefined;
       }, 180_000, 500).catch(async (error: unknown) => {
         const all = await listFiles(dir);
         const filed = new Set(filedNames(all).map((f) => basename(f)));
-        throw new Error(`${String(error)}; missing: ${names.filter((n) => !filed.has(n)).join(', ')}; not filed: ${all.filter((f) => !/^(uploaded|duplicates)\//.test(f)).slice(0, 20).join(', ')}; held by the killed one: ${held.length}; survivor: ${second.stderr().slice(-3000)}`);
+        throw new Error(`${String(error)}; missing: ${names.filter((n) => !filed.has(n)).join(', ')}; not filed: ${all.filter((f) => !inPlace(f)).slice(0, 20).join(', ')}; held by the killed one: ${held.length}; survivor: ${second.stderr().slice(-3000)}`);
       });
       // A kill between the two steps of a no-clobber move (link, then unlink) leaves the file under two names: the
       // killed one's uploaded/ and, after the survivor took the claim over and the service said it holds it,
@@ -286,7 +292,10 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
       for (const c of contents) expect(uploaded(server, md5(c))).toBe(1);
       if (held.length > 0) expect(second.stderr()).toMatch(/taken over from the uploader/);
       const files = await listFiles(dir);
-      expect(files.filter((f) => !/^(uploaded|duplicates)\//.test(f))).toEqual([]);
+      expect(files.filter((f) => !inPlace(f))).toEqual([]);
+      for (const f of files.filter((each) => each.startsWith(leftFor))) {
+        expect(JSON.parse(await readFile(join(dir, f), 'utf8'))).toMatchObject({ baseUrl: server.url, clientId: TEST_CLIENT.id, takenOverBy: claimOwner(envs[1]!.PAYROLL_DATA_DIR!) });
+      }
     } finally {
       a.child.kill('SIGKILL');
       b?.child.kill('SIGTERM');

@@ -181,4 +181,15 @@ describe('addresses and network failures', () => {
     expect(network.requestSent).toBe(false);
     expect(network.message).toBe(`cannot reach POST ${url}/oauth/v1/access-token: connection refused`);
   });
+
+  it('says that a plain http service does not speak https, instead of OpenSSL\'s "wrong version number"', async () => {
+    const server = await startTestServer();
+    const url = server.url.replace(/^http:/, 'https:');
+    const error = await client(url).sendBatch('census', [census('T-1')]).catch((e: unknown) => e);
+    await server.stop();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(
+      `cannot reach POST ${url}/oauth/v1/access-token: the service at this address does not speak https (it may be a plain http service: check the address, http:// or https://, and its port)`,
+    );
+  });
 });

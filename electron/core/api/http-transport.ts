@@ -60,6 +60,8 @@ const REASONS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
   ERR_SSL_UNSUPPORTED_PROTOCOL: 'it does not offer TLS 1.2 or newer',
   ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION: 'it does not offer TLS 1.2 or newer',
+  // OpenSSL's "wrong version number": what answered is no TLS at all, most often a plain http service.
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the service at this address does not speak https (it may be a plain http service: check the address, http:// or https://, and its port)',
 };
 
 /** TLS trust and version failures: permanent, so retrying is pointless. */
@@ -163,7 +165,8 @@ function exchange(r: HttpRequest, route: { agent: http.Agent; via?: string }, tl
     });
 
     req.on('error', (error: NodeJS.ErrnoException) => {
-      const code = error.code;
+      // OpenSSL's "wrong version number" comes as a bare EPROTO; named, it is told as what it is, and not retried.
+      const code = error.code === 'EPROTO' && /wrong version number/i.test(error.message) ? 'ERR_SSL_WRONG_VERSION_NUMBER' : error.code;
       const reason = (code && REASONS[code]) ?? error.message;
       const message = reached ? `${where}: the connection broke (${reason})` : `cannot reach ${where}: ${reason}`;
       fail(new NetworkError(message, { ...(code ? { code } : {}), requestSent: reached, cause: error }));

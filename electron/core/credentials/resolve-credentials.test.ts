@@ -103,10 +103,10 @@ describe('saveCredentials and forgetCredentials', () => {
     expect(settings.get().profiles.sandbox.clientId).toBe('new');
     expect(await store.get('sandbox', 'old')).toBeUndefined();
     expect(await store.get('sandbox', 'new')).toBe(SECRET);
-    expect(await forgetCredentials({ profile: 'sandbox', store, settings })).toBe(true);
+    expect(await forgetCredentials({ profile: 'sandbox', store, settings })).toEqual({ clientId: 'new', secretDeleted: true });
     expect(settings.get().profiles.sandbox.clientId).toBeUndefined();
     expect(await store.get('sandbox', 'new')).toBeUndefined();
-    expect(await forgetCredentials({ profile: 'sandbox', store, settings })).toBe(false);
+    expect(await forgetCredentials({ profile: 'sandbox', store, settings })).toEqual({ secretDeleted: false });
   });
 
   it('refuses an empty client id before touching the keychain', async () => {

@@ -25,8 +25,10 @@ function keptBaseUrl(settings: SettingsStore, profile: ProfileName): { baseUrl?:
 }
 
 /**
- * Keychain first, so a keychain failure leaves settings unchanged; the previous client's secret is
- * removed afterwards so the keychain does not collect stale secrets.
+ * Keychain first, so a keychain failure leaves settings unchanged; a settings file that cannot be written (a read-only
+ * disk) then takes the secret back out of the keychain, since a secret no client id in settings names could not be
+ * found again, not even by `credentials delete`. The previous client's secret is removed afterwards so the keychain
+ * does not collect stale secrets.
  */
 export async function saveCredentials(options: SaveCredentialsOptions): Promise<void> {
   const { profile, clientId, clientSecret, store, settings } = options;
@@ -34,8 +36,20 @@ export async function saveCredentials(options: SaveCredentialsOptions): Promise<
   const checked = profileSchema.shape.clientId.safeParse(clientId);
   if (!checked.success) throw new SettingsValidationError(checked.error.issues.map((i) => `clientId: ${i.message}`));
   const previous = settings.get().profiles[profile].clientId;
+  // The secret the same client has now, put back if the settings cannot be written.
+  const before = previous === clientId ? await store.get(profile, clientId) : undefined;
   await store.set(profile, clientId, clientSecret);
-  settings.update({ profiles: { [profile]: { ...keptBaseUrl(settings, profile), clientId } } });
+  try {
+    settings.update({ profiles: { [profile]: { ...keptBaseUrl(settings, profile), clientId } } });
+  } catch (error) {
+    try {
+      if (before !== undefined) await store.set(profile, clientId, before);
+      else await store.delete(profile, clientId);
+    } catch (undo) {
+      log.warn(`could not take the new secret of client "${clientId}" (${profile}) back out of the keychain: ${(undo as Error).message}`);
+    }
+    throw error;
+  }
   if (previous && previous !== clientId) {
     try {
       await store.delete(profile, previous);
@@ -45,12 +59,15 @@ export async function saveCredentials(options: SaveCredentialsOptions): Promise<
   }
 }
 
-/** Removes the profile's secret from the keychain and its client id from settings; false when none was set. */
-export async function forgetCredentials(options: Omit<SaveCredentialsOptions, 'clientId' | 'clientSecret'>): Promise<boolean> {
+/** What forgetCredentials removed: the client id from settings (when one was set), and whether a secret went too. */
+export type Forgotten = { clientId?: string; secretDeleted: boolean };
+
+/** Removes the profile's secret from the keychain and its client id from settings. */
+export async function forgetCredentials(options: Omit<SaveCredentialsOptions, 'clientId' | 'clientSecret'>): Promise<Forgotten> {
   const { profile, store, settings } = options;
   const clientId = settings.get().profiles[profile].clientId;
-  if (!clientId) return false;
-  const deleted = await store.delete(profile, clientId);
+  if (!clientId) return { secretDeleted: false };
+  const secretDeleted = await store.delete(profile, clientId);
   settings.update({ profiles: { [profile]: { ...keptBaseUrl(settings, profile), clientId: undefined } } });
-  return deleted;
+  return { clientId, secretDeleted };
 }

@@ -4,18 +4,27 @@
  * too, so exactly one uploader gets each file. Each uploader renews its claim folder's mtime (a heartbeat); the
  * claims of an uploader whose heartbeat has not moved for `timeoutMs` (as seen on this machine's clock, so clocks
  * that differ between machines do not matter) are taken over, so a machine that dies holding claims loses nothing.
+ *
+ * Each claim records the service (base URL) and client it was claimed for, in `<owner>/.claims/<name>` (written
+ * before the file is moved in): another uploader takes over only claims made for its own service and client, since a
+ * job is only ever sent there, as that client. A claim taken over keeps its record, marked with the taker, so the
+ * silent uploader, back again, can tell that file from one that disappeared.
  */
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rmdir, stat, utimes } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { lstat, mkdir, readFile, readdir, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { describeError, errorCode } from '../../lib/fs-errors';
+import { basename, dirname, join, resolve } from 'node:path';
+import { describeError, errorCode, isDenied } from '../../lib/fs-errors';
 import type { Logger } from '../../lib/logger';
+import { listingDenied } from '../watcher/folder-listing';
 import { identityOf, type StableFile } from '../watcher/stable-file';
 import { suffixedName } from './archive';
-import { printableName } from '../../lib/printable-name';
+import { printableName, printableText } from '../../lib/printable-name';
 
 export const CLAIMS_FOLDER = '.processing';
+/** Inside an owner's claim folder: one record per claimed file, of the same name (a dot name is never a candidate). */
+export const CLAIM_RECORDS = '.claims';
 export const DEFAULT_CLAIM_TIMEOUT_MS = 120_000;
 
 /** This installation's name in `.processing/`: the host name and a short hash of its data folder (two users of one machine differ). */
@@ -25,6 +34,34 @@ export function claimOwner(dataDir: string, host = hostname()): string {
   // claims over as another's.
   return `${safeHost}-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 8)}`;
 }
+
+/** The service a claim is made for: only an uploader sending there, as that client, may take it over. */
+export type ClaimService = { baseUrl: string; clientId?: string; profile?: string };
+/** What `<owner>/.claims/<name>` holds; `takenOverBy`: the uploader that took the file over. */
+type ClaimRecord = ClaimService & { takenOverBy?: string };
+
+const recordOf = (claimed: string) => join(dirname(claimed), CLAIM_RECORDS, basename(claimed));
+const parseRecord = (text: string): ClaimRecord | undefined => {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || typeof (value as ClaimRecord).baseUrl !== 'string') return undefined;
+    return value as ClaimRecord;
+  } catch {
+    return undefined;
+  }
+};
+/** The record of a claimed file; undefined when there is none (a claim of an older version) or it cannot be read. */
+const readRecord = (claimed: string): Promise<ClaimRecord | undefined> =>
+  readFile(recordOf(claimed), 'utf8').then(parseRecord, () => undefined);
+const writeRecord = async (claimed: string, record: ClaimRecord): Promise<void> => {
+  await mkdir(dirname(recordOf(claimed))).catch((error: unknown) => {
+    if (errorCode(error) !== 'EEXIST') throw error;
+  });
+  await writeFile(recordOf(claimed), `${JSON.stringify(record)}\n`);
+};
+const sameService = (a: ClaimService, b: ClaimService) => a.baseUrl === b.baseUrl && (a.clientId ?? '') === (b.clientId ?? '');
+/** A service as the clerk reads it: its address and client. */
+const serviceWords = (s: ClaimService) => `${s.baseUrl}${s.clientId ? ` as client ${s.clientId}` : ' (no client id)'}`;
 
 export type FolderClaims = {
   readonly owner: string;
@@ -41,18 +78,47 @@ export type FolderClaims = {
   watch(folder: string, onFile: (file: StableFile) => void, isKnown: (path: string) => boolean): Promise<void>;
   /** Stops the heartbeat; an empty claim folder is removed. */
   stop(): Promise<void>;
+  /**
+   * The uploader that took over our claimed file at `path` while we were stopped or silent (its claim record says
+   * so), or undefined: the file is simply gone. Synchronous: asked by the queue when it finds a file gone.
+   */
+  takenOver(path: string): string | undefined;
 };
 
-export type FolderClaimsOptions = { dataDir: string; logger: Logger; timeoutMs?: number; host?: string };
+export type FolderClaimsOptions = {
+  dataDir: string;
+  logger: Logger;
+  timeoutMs?: number;
+  host?: string;
+  /**
+   * The service our claims are made for (recorded with each), and the only one whose claims we take over. Absent:
+   * claims are made without a record and nothing is taken over.
+   */
+  service?: ClaimService;
+  /** Says a sentence to the clerk once (claims of a silent uploader left in place for its own service). */
+  say?: (message: string) => void;
+};
 
-type Watched = { folder: string; timer: NodeJS.Timeout; others: Map<string, { mtimeMs: number; since: number }>; busy?: Promise<void> };
+type Watched = {
+  folder: string;
+  timer: NodeJS.Timeout;
+  others: Map<string, { mtimeMs: number; since: number }>;
+  isKnown: (path: string) => boolean;
+  busy?: Promise<void>;
+  /** Why the last heartbeat failed: logged when it changes, not at every beat. */
+  failing?: string;
+};
 
 export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
   const owner = claimOwner(options.dataDir, options.host);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLAIM_TIMEOUT_MS;
   const beatMs = Math.max(250, Math.min(10_000, Math.floor(timeoutMs / 4)));
-  const { logger } = options;
+  const { logger, service } = options;
   const watched = new Map<string, Watched>();
+  /** Claims being made: their record is written, the file not moved in yet (the tidy-up must leave the record). */
+  const making = new Set<string>();
+  /** The claims of others left in place, said once (owner/name). */
+  const saidLeft = new Set<string>();
   const mineIn = (folder: string) => join(folder, CLAIMS_FOLDER, owner);
 
   /**
@@ -69,10 +135,14 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
     }
     return dir;
   };
-  /** True once the claim folder is there; false while the watched folder is missing. */
+  /**
+   * True once the claim folder is there; false while the watched folder is missing, or this user may not list it (the
+   * watcher says that once, in words a clerk can act on, and waits for it: the heartbeat makes the claim folder then).
+   */
   const claimDirIn = (folder: string): Promise<boolean> =>
-    makeClaimDir(folder).then(() => true, (error: unknown) => {
+    makeClaimDir(folder).then(() => true, async (error: unknown) => {
       if (errorCode(error) === 'ENOENT') return false;
+      if (isDenied(error) && await listingDenied(folder) !== undefined) return false;
       throw error;
     });
 
@@ -92,11 +162,17 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
   const moveIn = async (from: string, folder: string, name: string, claimedFrom: string): Promise<StableFile | undefined> => {
     const dir = await makeClaimDir(folder);
     const target = await freeName(dir, name);
+    making.add(target);
     try {
+      // The record first: a claim never exists without it (a crash in between leaves only a record, tidied up).
+      if (service) await writeRecord(target, { baseUrl: service.baseUrl, ...(service.clientId !== undefined ? { clientId: service.clientId } : {}), ...(service.profile !== undefined ? { profile: service.profile } : {}) });
       await rename(from, target);
     } catch (error) {
+      await rm(recordOf(target), { force: true }).catch(() => undefined);
       if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
+    } finally {
+      making.delete(target);
     }
     const info = await lstat(target);
     return { path: target, name, size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info), claimedFrom };
@@ -111,6 +187,9 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
       if (isKnown(path)) continue;
       const info = await lstat(path).catch(() => undefined);
       if (!info) continue;
+      // Claimed by this data folder for another service (the session changed service): the run for that one takes it.
+      const record = await readRecord(path);
+      if (record && service && !sameService(record, service)) continue;
       logger.info(`${printableName(entry.name)}: claimed before the last stop but not journaled; taking it up`);
       onFile({ path, name: entry.name, size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info), claimedFrom: join(folder, entry.name) });
     }
@@ -132,16 +211,70 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
       }
       if (now - seen.since < timeoutMs) continue;
       const files = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      /** Files left in place, by the words for the service they were claimed for. */
+      const left = new Map<string, string[]>();
       for (const file of files) {
         if (file.isDirectory()) continue;
-        const taken = await moveIn(join(dir, file.name), w.folder, file.name, join(w.folder, file.name));
+        const from = join(dir, file.name);
+        const record = await readRecord(from);
+        // Only a claim made for our service, as our client, is ours to send. A claim without a record (an older
+        // version made it) might be for any service: it is left too, for its uploader or the clerk.
+        if (!service || !record || !sameService(record, service)) {
+          const words = record
+            ? `for ${serviceWords(record)}, and this uploader sends only to ${service ? serviceWords(service) : 'no service yet'}`
+            : 'with an older version, which did not record for which service';
+          left.set(words, [...(left.get(words) ?? []), file.name]);
+          continue;
+        }
+        const taken = await moveIn(from, w.folder, file.name, join(w.folder, file.name));
         if (taken) {
+          // The silent uploader, back again, learns from its record that the file was taken over, not lost.
+          await writeRecord(from, { ...record, takenOverBy: owner }).catch((error: unknown) => {
+            logger.warn(`${printableName(file.name)}: the note that it was taken over could not be left for "${entry.name}": ${describeError(error)}`);
+          });
           logger.warn(`${printableName(file.name)}: taken over from the uploader "${entry.name}", silent for ${Math.round(timeoutMs / 1000)} s`);
           onFile(taken);
         }
       }
+      sayLeft(dir, entry.name, left);
+      // Records of files the silent uploader filed away itself are of no use to anyone; marked ones wait for it.
+      await tidyRecords(dir, () => true);
+      await rmdir(join(dir, CLAIM_RECORDS)).catch(() => undefined);
       await rmdir(dir).catch(() => undefined);
       w.others.delete(entry.name);
+    }
+  };
+
+  /** Says once which files of a silent uploader wait for it, and why this one leaves them. */
+  const sayLeft = (dir: string, other: string, left: Map<string, string[]>) => {
+    for (const [words, names] of left) {
+      const fresh = names.filter((name) => !saidLeft.has(`${other}/${name}`));
+      if (fresh.length === 0) {
+        logger.debug(`${names.length} file(s) still wait in ${printableText(dir)} for the uploader "${other}"`);
+        continue;
+      }
+      for (const name of fresh) saidLeft.add(`${other}/${name}`);
+      const shown = fresh.slice(0, 5).map(printableName).join(', ') + (fresh.length > 5 ? ', ...' : '');
+      const message = `${fresh.length} file(s) (${shown}) wait in ${printableText(dir)}: the uploader "${other}", silent for `
+        + `${Math.round(timeoutMs / 1000)} s, claimed them ${words}, so it leaves them there. They are sent when that `
+        + 'uploader runs again; to send them from here instead, move them back into the watched folder.';
+      logger.warn(message);
+      options.say?.(message);
+    }
+  };
+
+  /**
+   * Removes the records in `dir` whose file is no longer there (filed away, given back to the folder), except one
+   * marked taken over while `keepMarked` says its job is still open (the queue reads it when it finds the file gone).
+   */
+  const tidyRecords = async (dir: string, keepMarked: (path: string) => boolean) => {
+    const records = await readdir(join(dir, CLAIM_RECORDS)).catch(() => []);
+    for (const name of records) {
+      const path = join(dir, name);
+      if (making.has(path) || (await lstat(path).then(() => true, () => false))) continue;
+      const record = await readRecord(path);
+      if (record?.takenOverBy !== undefined && keepMarked(path)) continue;
+      await rm(recordOf(path), { force: true }).catch(() => undefined);
     }
   };
 
@@ -153,16 +286,29 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
     async watch(folder, onFile, isKnown) {
       if (watched.has(folder)) return;
       // A folder missing now has no claims of ours to adopt; the heartbeat makes the claim folder once it is back.
-      if (await claimDirIn(folder)) await adoptOwn(folder, onFile, isKnown);
+      if (await claimDirIn(folder)) {
+        await adoptOwn(folder, onFile, isKnown);
+        await tidyRecords(mineIn(folder), isKnown);
+      }
       const w: Watched = {
-        folder, others: new Map(),
+        folder, others: new Map(), isKnown,
         timer: setInterval(() => {
           if (w.busy) return;
           const now = new Date();
           w.busy = utimes(mineIn(folder), now, now)
             .then(() => true, () => claimDirIn(folder))
-            .then((present) => (present ? takeOverStale(w, onFile) : undefined))
-            .catch((error: unknown) => logger.warn(`checking the claims in ${folder} failed: ${describeError(error)}`))
+            .then(async (present) => {
+              if (!present) return;
+              await tidyRecords(mineIn(folder), isKnown);
+              await takeOverStale(w, onFile);
+              w.failing = undefined;
+            })
+            .catch((error: unknown) => {
+              const problem = `checking the claims in ${printableText(folder)} failed: ${describeError(error)}`;
+              if (problem === w.failing) logger.debug(problem);
+              else logger.warn(problem);
+              w.failing = problem;
+            })
             .finally(() => {
               w.busy = undefined;
             });
@@ -174,10 +320,19 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
       for (const w of watched.values()) {
         clearInterval(w.timer);
         await w.busy;
+        await tidyRecords(mineIn(w.folder), w.isKnown);
+        await rmdir(join(mineIn(w.folder), CLAIM_RECORDS)).catch(() => undefined);
         await rmdir(mineIn(w.folder)).catch(() => undefined);
         await rmdir(join(w.folder, CLAIMS_FOLDER)).catch(() => undefined);
       }
       watched.clear();
+    },
+    takenOver(path) {
+      try {
+        return parseRecord(readFileSync(recordOf(path), 'utf8'))?.takenOverBy;
+      } catch {
+        return undefined;
+      }
     },
   };
 }

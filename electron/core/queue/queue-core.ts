@@ -9,6 +9,13 @@ import type { QueueApi } from './queue-api';
 import { printableName } from '../../lib/printable-name';
 
 export const DISAPPEARED = 'the file disappeared before it was uploaded';
+/**
+ * Why a job ends as not sent from here because another uploader of the same shared folder, sending to the same
+ * service as the same client, took its claimed file over: an outcome, not a refusal and not a loss.
+ */
+export const takenOverNote = (by: string): string =>
+  `another uploader ("${by}") took this file over while this one was stopped or silent, and sends it to the same `
+  + 'service as the same client: it is in that uploader\'s history and filed away by it, so nothing was sent from here';
 
 export type QueueCore = {
   journal: Journal;
@@ -37,6 +44,8 @@ export type QueueCore = {
   /** A transient failure: waiting, retried at a backoff delay from `resume`. */
   wait(job: Job, resume: ResumeState, reason: string, minDelayMs?: number): Job;
   progress(p: JobProgress): void;
+  /** Which uploader took the job's claimed file over (see UploadQueueOptions.takenOver); undefined: nobody. */
+  takenOver?: (job: Job) => string | undefined;
 };
 
 export function createCoreTransitions(
@@ -72,8 +81,18 @@ export function createCoreTransitions(
       return write(job.id, { ...extra, state: 'rejected', lastError: reason, resumeState: null, nextAttemptAt: null });
     },
     disappeared: (job) => {
-      core.logger.warn(`${printableName(job.name)}: ${DISAPPEARED}`);
       const at = core.now();
+      const by = core.takenOver?.(job);
+      if (by !== undefined) {
+        // Not refused and not lost: the same service gets the file from the other uploader. Filed as a duplicate
+        // (this job is one of that uploader's job), with nothing moved.
+        const note = takenOverNote(by);
+        core.logger.warn(`${printableName(job.name)}: ${note}`);
+        const done = write(job.id, { state: 'duplicate', lastError: note, resumeState: null, nextAttemptAt: null, archivedAt: at });
+        core.emit('result', done);
+        return done;
+      }
+      core.logger.warn(`${printableName(job.name)}: ${DISAPPEARED}`);
       return write(job.id, { state: 'rejected', lastError: DISAPPEARED, resumeState: null, nextAttemptAt: null, archivedAt: at });
     },
     wait: (job, resume, reason, minDelayMs = 0) => {

@@ -3,6 +3,7 @@
  * uploading -> uploaded/rejected/duplicate -> archived, every step journaled before it is acted on. The steps look at
  * the unfinished jobs through the journal's memory copy (journal.liveJobs), never by reading SQLite.
  */
+import { lstatSync } from 'node:fs';
 import type { RecordKind } from '../../../shared';
 import type { NoticeEnd } from '../../../shared/bridge';
 import { LIMITS } from '../../../shared';
@@ -57,6 +58,11 @@ export type UploadQueueOptions = {
   reopened?: boolean;
   /** How long a filed file is watched for rows written late (filed-watch.ts). Default: from the settings. */
   afterFilingMs?: number;
+  /**
+   * Which uploader, if any, took over the claimed file of this job while this one was stopped or silent
+   * (FolderClaims.takenOver): a file gone for that reason is not called disappeared.
+   */
+  takenOver?: (job: Job) => string | undefined;
 };
 
 export type UploadQueue = {
@@ -144,6 +150,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const core: QueueCore = createCoreTransitions({
     journal, api: options.api, settings: options.settings, logger, now, retry, random: options.random ?? Math.random,
     signal: abort.signal, emit, ...(options.afterFilingMs !== undefined ? { afterFilingMs: options.afterFilingMs } : {}),
+    ...(options.takenOver ? { takenOver: options.takenOver } : {}),
   });
 
   let running = false;
@@ -412,7 +419,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         core.atomically(() => clientless.forEach((job) => core.write(job.id, { clientId })));
       }
     }
-    const resumed = liveMine();
+    const resumed = liveMine().filter((job) => {
+      // A claimed file another uploader (of the same service and client) took over while this one was stopped: it
+      // sends it, so this job ends here, before a handshake asks for it again.
+      if (isOutcome(job.state) || core.takenOver?.(job) === undefined || lstatSync(job.path, { throwIfNoEntry: false })) return true;
+      core.disappeared(job);
+      return false;
+    });
     for (const job of resumed) {
       const fresh = { attempts: 0, heldFor: null };
       if (job.state === 'hashing' || job.state === 'validating') core.write(job.id, { ...fresh, state: 'found' });

@@ -30,6 +30,7 @@ import { createLocalServerPart, pointsAtAppServer, type AppClient } from './loca
 import { ConflictError, NotConfiguredError, NotFoundError, UploadsStoppedError, lockLostMessage } from './session-errors';
 import { openUploaderPart, type UploaderEvents, type UploaderPart } from './uploader-part';
 import { createWatchPart } from './watch-part';
+import { UnreadableFolderError } from '../watcher';
 
 /** How the journal names the embedded local server: it may listen on another port next time but is the same service. */
 export const EMBEDDED_SERVICE = 'embedded://local-server';
@@ -47,6 +48,8 @@ export type SessionEvents = {
   ignored: { path: string; name: string };
   /** The watcher handed a file at this path to the queue (stable, or refused unread). */
   taken: { path: string };
+  /** A file handed over that could not be taken up (not claimed, not journaled); it stays in the folder. */
+  untaken: { path: string; reason: string };
   /** Something went wrong that the clerk should know about; work goes on. */
   error: Error;
   /** A message for the clerk that is not a failure ("resuming 2 uploads from the last run"). */
@@ -276,7 +279,11 @@ export function createSession(options: SessionOptions): Session {
     else if (name === 'presence') {
       const { folder, present } = payload as UploaderEvents['presence'];
       watch.presence(folder, present);
-    } else events.emit(name as Exclude<K, 'notice' | 'presence'>, payload as never);
+    } else {
+      // Said before the folder counts as gone, so the state it leads to names the reason.
+      if (name === 'error' && payload instanceof UnreadableFolderError) watch.unreadable(payload.folder);
+      events.emit(name as Exclude<K, 'notice' | 'presence'>, payload as never);
+    }
   };
 
   const openUploader = async (): Promise<UploaderPart> => {

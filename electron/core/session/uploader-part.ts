@@ -3,14 +3,14 @@
  * the claims in a shared export folder, and the folder watcher feeding them. The session replaces it when the
  * service changes, so a job is only ever sent to the service it was queued for.
  */
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Settings } from '../../../shared/settings.schema';
-import { describeError } from '../../lib/fs-errors';
 import type { Logger } from '../../lib/logger';
 import { printableName } from '../../lib/printable-name';
 import { LastingError } from '../notices/lasting-error';
 import { JOURNAL_FILE, createUploadQueue, type JobService, type QueueApi, type QueueEvents, type RetryPolicy, type UploadQueue } from '../queue';
 import { moveNoClobber } from '../queue/archive';
+import { claimProblem } from '../queue/claim-errors';
 import { createFolderClaims } from '../queue/folder-claims';
 import { journalWriteProblem } from '../queue/journal-errors';
 import { createFolderWatcher, type FolderWatcher } from '../watcher';
@@ -23,6 +23,11 @@ export type UploaderEvents = QueueEvents & {
   presence: { folder: string; present: boolean };
   /** The watcher handed a file at this path over (stable, or refused unread): `watch --once` counts these. */
   taken: { path: string };
+  /**
+   * A file handed over (`taken`) could not be taken up: it could not be claimed, or the journal could not take it. It
+   * stays in the watched folder; `reason` in plain words. `watch --once` counts it as failed.
+   */
+  untaken: { path: string; reason: string };
 };
 
 export type UploaderPartOptions = {
@@ -59,10 +64,18 @@ export type UploaderPart = {
 export async function openUploaderPart(options: UploaderPartOptions): Promise<UploaderPart> {
   const { logger, emit, service } = options;
   const files = options.files && service !== undefined;
+  // Claims record the service they are made for: another uploader takes over only those made for its own service.
+  const claims = createFolderClaims({
+    dataDir: options.dataDir, logger: logger.child('claims'),
+    ...(options.claimTimeoutMs !== undefined ? { timeoutMs: options.claimTimeoutMs } : {}),
+    ...(service ? { service } : {}),
+    say: (message) => emit('notice', message),
+  });
   const queue = createUploadQueue({
     dataDir: options.dataDir, api: options.api, settings: options.settings, logger: logger.child('queue'),
     ...(options.retry ? { retry: options.retry } : {}), files, ...(service ? { service } : {}),
     reopened: options.reopened === true,
+    takenOver: (job) => claims.takenOver(job.path),
   });
   for (const name of ['job', 'progress', 'result', 'batch', 'error', 'notice', 'over'] as const) {
     queue.on(name, (payload) => emit(name, payload as never));
@@ -73,10 +86,6 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     await queue.stop();
     throw error;
   }
-  const claims = createFolderClaims({
-    dataDir: options.dataDir, logger: logger.child('claims'),
-    ...(options.claimTimeoutMs !== undefined ? { timeoutMs: options.claimTimeoutMs } : {}),
-  });
   let watcher: FolderWatcher | undefined;
 
   /**
@@ -86,8 +95,11 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
   let journalProblem: string | undefined;
   const journalPath = join(options.dataDir, JOURNAL_FILE);
 
-  /** Journals a claimed file; when the journal cannot be written (a full disk) the watcher offers it again later. */
-  const take = (file: StableFile, from: FolderWatcher | undefined, refused?: string): void => {
+  /**
+   * Journals a claimed file; when the journal cannot be written (a full disk) the claim is given back to the folder
+   * (the promise ends once it is) and the watcher offers it again later.
+   */
+  const take = async (file: StableFile, from: FolderWatcher | undefined, refused?: string): Promise<void> => {
     try {
       if (refused) queue.refuse(file, refused);
       else queue.add(file);
@@ -111,8 +123,9 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
         logger.error(message);
         emit('error', new LastingError(message, 'journal-written', { cause: error }));
       }
+      emit('untaken', { path: file.claimedFrom ?? file.path, reason: `new files cannot be taken up for now: ${problem}` });
       if (file.claimedFrom) {
-        void moveNoClobber(file.path, file.claimedFrom).then(
+        await moveNoClobber(file.path, file.claimedFrom).then(
           () => from?.offerAgain(file.claimedFrom as string),
           () => undefined,
         );
@@ -122,18 +135,46 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     }
   };
 
+  /**
+   * Why files cannot be claimed in the watched folder (it cannot be written, a file named .processing is in the
+   * way), while they cannot: said once, not again for each file at each sweep, and said to be over once a claim works.
+   */
+  let claimFailure: string | undefined;
+  const claimsFail = (problem: string, first: string | undefined, error: unknown): void => {
+    if (problem === claimFailure) {
+      logger.debug(`${first ? printableName(first) : 'the claim folder'} waits too: ${problem}`);
+      return;
+    }
+    claimFailure = problem;
+    const message = `new files cannot be taken up for now${first ? ` (${printableName(first)} first)` : ''}: ${problem}. `
+      + 'They wait in the watched folder, where nothing is lost, and are taken up once that is fixed.';
+    logger.error(message);
+    emit('error', new LastingError(message, 'files-claimed', { cause: error }));
+  };
+  const claimsWork = (): void => {
+    if (claimFailure === undefined) return;
+    claimFailure = undefined;
+    const message = 'files can be claimed in the watched folder again: the files that waited there are taken up';
+    logger.info(message);
+    emit('over', 'files-claimed');
+    emit('notice', message);
+  };
+
   /** Claims the file inside the shared folder before anything reads it, so each file has one uploader. */
   const claiming = new Set<Promise<void>>();
   const claimAndTake = (file: StableFile, from: FolderWatcher, refused?: string): void => {
     emit('taken', { path: file.path });
-    const run = claims.claim(file).then((claimed) => {
+    const run = claims.claim(file).then(async (claimed) => {
+      claimsWork();
       if (!claimed) {
         logger.debug(`${printableName(file.name)} was taken by another uploader (or moved) before this one claimed it`);
         return;
       }
-      take(claimed, from, refused);
+      await take(claimed, from, refused);
     }, (error: unknown) => {
-      emit('error', new Error(`${printableName(file.name)}: it could not be claimed for upload (${describeError(error)}); it is tried again at the next sweep`, { cause: error }));
+      const problem = claimProblem(dirname(file.path), error);
+      emit('untaken', { path: file.path, reason: problem });
+      claimsFail(problem, file.name, error);
       from.offerAgain(file.path);
     });
     claiming.add(run);
@@ -167,8 +208,8 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
       w.on('error', (error) => emit('error', error));
       w.on('folder', ({ present }) => emit('presence', { folder, present }));
       watcher = w;
-      await claims.watch(resolve(folder), (claimed) => take(claimed, watcher), (path) => queue.knows(path)).catch((error: unknown) => {
-        emit('error', new Error(`the claim folder in ${folder} cannot be used: ${describeError(error)}`, { cause: error }));
+      await claims.watch(resolve(folder), (claimed) => void take(claimed, watcher), (path) => queue.knows(path)).catch((error: unknown) => {
+        claimsFail(claimProblem(resolve(folder), error), undefined, error);
       });
       await w.start();
       const present = w.isFolderPresent();

@@ -1,4 +1,5 @@
 /** The watched folder as the clerk controls it: choose, start, pause, resume, stop; its state for the screens. */
+import { resolve } from 'node:path';
 import type { FolderState } from '../../../shared/bridge';
 import type { Settings } from '../../../shared/settings.schema';
 import { NotConfiguredError } from './session-errors';
@@ -24,6 +25,8 @@ export type WatchPart = {
   suspend(): Promise<FolderState>;
   /** The watcher saw the folder go or come back. */
   presence(folder: string, present: boolean): void;
+  /** The watcher found that this user may not list the folder (said before the folder counts as gone). */
+  unreadable(folder: string): void;
 };
 
 export type WatchPartOptions = {
@@ -46,6 +49,9 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
   let suspended = false;
   let watching: string | undefined;
   let present: boolean | undefined;
+  // The folder is not there for this user because it may not list it: said apart from a folder that is missing, as
+  // the remedy differs (access to ask for, not a drive to connect). Until the folder is there again.
+  let unreadable = false;
   // While a watch opens, what it finds is said by the state it ends in, not as a change of its own.
   let opening = false;
   // One change at a time: a start racing a stop would leave a watcher nobody owns.
@@ -53,7 +59,7 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
 
   const state = (): FolderState => {
     const folder = watching ?? options.settings().watchedFolder;
-    const shown = mode === 'watching' && present === false ? 'missing' : mode;
+    const shown = mode === 'watching' && present === false ? (unreadable ? 'unreadable' : 'missing') : mode;
     const noService = options.noService?.();
     return { ...(folder ? { folder } : {}), state: shown, ...(noService ? { noService } : {}) };
   };
@@ -66,6 +72,7 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
   const close = async (): Promise<void> => {
     watching = undefined;
     present = undefined;
+    unreadable = false;
     await options.close();
   };
 
@@ -152,7 +159,14 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     presence(folder, now) {
       if (folder !== watching || now === present) return;
       present = now;
+      if (now) unreadable = false;
       if (!opening) announce();
+    },
+    unreadable(folder) {
+      if (watching === undefined || resolve(folder) !== resolve(watching) || unreadable) return;
+      unreadable = true;
+      // Before the folder counts as gone, this only colours how it will be shown; after (it was missing), it is news.
+      if (present === false && !opening) announce();
     },
   };
 }

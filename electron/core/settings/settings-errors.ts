@@ -29,6 +29,23 @@ export class SettingsValidationError extends Error {
   }
 }
 
+/** Why a file could not be written, in words (the error's code; its own text is kept for the rest). */
+function writeProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EROFS') return 'the disk it is on is read-only';
+  if (code === 'EACCES' || code === 'EPERM') return 'this user is not allowed to change it or the folder it is in';
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk it is on is full';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The settings file could not be written: it holds what it held before. */
+export class SettingsWriteError extends Error {
+  override readonly name = 'SettingsWriteError';
+  constructor(readonly path: string, cause: unknown) {
+    super(`The settings file ${path} could not be written (${writeProblem(cause)}), so nothing was saved`, { cause });
+  }
+}
+
 /** A profile that is needed has no base URL yet. */
 export class MissingBaseUrlError extends Error {
   override readonly name = 'MissingBaseUrlError';

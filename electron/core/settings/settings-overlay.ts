@@ -16,7 +16,8 @@ export type SettingsOverlay = {
 
 export function overlaySettings(store: SettingsStore, overlay: SettingsOverlay): SettingsStore {
   const profileOf = (saved: Settings): ProfileName => overlay.profile ?? saved.activeProfile;
-  // Checked once, now: a bad --base-url is the caller's usage error, not a failure of some later step.
+  // Checked once, now, not by some later step. The command line checks its --base-url before, to say it as a wrong
+  // flag (exit code 2); here a bad one is still refused (SettingsValidationError) for any other caller.
   const baseUrl = overlay.baseUrl === undefined ? undefined : requireBaseUrl(store.get(), profileOf(store.get()), overlay.baseUrl);
   const apply = (saved: Settings): Settings => {
     const profile = profileOf(saved);

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.schema';
 import { SettingsFileError, SettingsValidationError } from './settings-errors';
-import { createSettingsStore, type SettingsBacking } from './settings-store';
+import { SETTINGS_FILE_MAX_BYTES, createSettingsStore, type SettingsBacking } from './settings-store';
 
 let dir: string;
 let file: string;
@@ -121,6 +121,15 @@ describe('createSettingsStore', () => {
 
   it('reports corrupt JSON with the path and leaves the file as it is', async () => {
     await expectFileError('{"stabilityMs": 2000,', /not valid JSON/);
+  });
+
+  it('refuses a file far bigger than settings take, without reading it whole', async () => {
+    await expectFileError(`{"a":"${'x'.repeat(SETTINGS_FILE_MAX_BYTES)}"}`, /it has \d+ bytes, far more than settings take \(at most 1048576\): it is not a settings file/);
+  });
+
+  it('refuses a folder where the settings file should be', async () => {
+    await mkdir(file);
+    expect(() => createSettingsStore({ cwd: dir })).toThrow(`The settings file ${file} is invalid and was left unchanged; fix or remove it:\n  - it is a folder, not a file`);
   });
 
   it('reports a file that is not a JSON object instead of treating it as empty', async () => {

@@ -1,10 +1,11 @@
 /** Typed settings on disk: validated on load and on every change, never silently reset (docs/service-decisions.md §9). */
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/settings.schema';
 import { PRIVATE_FILE_MODE, makePrivateDir, makePrivateFile } from '../../lib/private-files';
 import { isPlainObject, mergePatch } from './merge-patch';
-import { SettingsFileError, SettingsValidationError, formatIssues } from './settings-errors';
+import { SettingsFileError, SettingsValidationError, SettingsWriteError, formatIssues } from './settings-errors';
 
 /**
  * Where the settings live. `conf` and electron-store (which extends conf) fit as they are: reading `store`
@@ -42,6 +43,29 @@ function describeReadError(error: unknown): string | undefined {
   return undefined;
 }
 
+/** More than any settings file holds: one this big is not a settings file, and is not read whole. */
+export const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Refuses, before it is opened, a settings file that is not a saved file (opening a named pipe would wait for a writer
+ * forever, and hold every command with it) or is far too big to be one.
+ */
+function checkSettingsFile(file: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    // Missing: the defaults apply. Other problems are said by opening it.
+    return;
+  }
+  const where = path.resolve(file);
+  if (stats.isDirectory()) throw new SettingsFileError(where, ['it is a folder, not a file']);
+  if (!stats.isFile()) throw new SettingsFileError(where, [`it is ${stats.isFIFO() ? 'a named pipe' : 'a device or a socket'}, not a saved file`]);
+  if (stats.size > SETTINGS_FILE_MAX_BYTES) {
+    throw new SettingsFileError(where, [`it has ${stats.size} bytes, far more than settings take (at most ${SETTINGS_FILE_MAX_BYTES}): it is not a settings file`]);
+  }
+}
+
 /**
  * conf's options for the settings file. electron-store extends conf and takes the same options, so the desktop
  * shell (electron-store) and the engine (conf) open one file in one format.
@@ -65,6 +89,7 @@ export function openSettingsBacking<B extends SettingsBacking>(cwd: string, open
   // The data folder is made owner-only here, where it is first opened, and a settings file written before this
   // version (readable by others) is made so too.
   makePrivateDir(cwd);
+  checkSettingsFile(path.join(cwd, `${FILE_NAME}.json`));
   makePrivateFile(path.join(cwd, `${FILE_NAME}.json`), { create: false });
   try {
     return open(settingsConfOptions(cwd));
@@ -112,7 +137,12 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
       const merged = mergePatch(raw, patch);
       const result = settingsSchema.safeParse(merged);
       if (!result.success) throw new SettingsValidationError(formatIssues(result.error.issues), backing.path);
-      backing.store = merged;
+      try {
+        backing.store = merged;
+      } catch (error) {
+        // Written to a temp file and renamed over it: a failed write leaves the file as it was.
+        throw new SettingsWriteError(backing.path, error);
+      }
       return result.data;
     },
   };

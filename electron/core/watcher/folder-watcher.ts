@@ -4,11 +4,13 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createLogger, type Logger } from '../../lib/logger';
 import { isCandidateName } from './candidate-name';
-import { classifyFsError, describeError, errorPath } from '../../lib/fs-errors';
+import { listingDenied } from './folder-listing';
+import { classifyFsError, describeError, errorPath, isDenied } from '../../lib/fs-errors';
 import { createStabilityTracker, type StabilityTracker } from './stability-tracker';
 import type { StableFile } from './stable-file';
 import { watchTopLevel, type TopLevelWatch } from './top-level-watch';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
+import { UnreadableFolderError } from './unreadable-folder-error';
 import { resolveWatcherOptions, type FolderWatcherOptions } from './watcher-options';
 
 export type { StableFile } from './stable-file';
@@ -25,9 +27,9 @@ export type { FolderWatcherOptions } from './watcher-options';
  * Events of a folder watcher.
  * - `stable`: a candidate finished writing. Emitted once per version (path + size + mtime); a file that changes
  *   after being reported is reported again, so the consumer (the durable queue) must dedup by path+size+mtime.
- * - `error`: something the user may need to know (a file stayed locked, the folder cannot be listed); the
- *   watcher keeps running.
- * - `folder`: the watched folder disappeared (`present: false`) or came back (`present: true`).
+ * - `error`: something the user may need to know (a file stayed locked, the folder is a file); the watcher keeps
+ *   running. A folder this user may not list is an UnreadableFolderError, said before the `folder` event it causes.
+ * - `folder`: the watched folder disappeared or cannot be listed (`present: false`), or came back (`present: true`).
  */
 export type FolderWatcherEvents = {
   stable: StableFile;
@@ -57,6 +59,8 @@ export type FolderWatcher = {
 };
 
 const READY_TIMEOUT_MS = 10_000;
+/** Why the folder is not watched while this user may not list it. */
+const UNREADABLE = 'this user may not read it';
 
 // Node's own walk through the path (lstat and readlink of each part), not the system call fs/promises uses: that one
 // fails on some Windows drives (RAM disks, some network shares) and turns a mapped drive letter into its UNC path.
@@ -88,6 +92,11 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   let rearm: 'none' | 'restart' | 'replaced' = 'none';
   let lastWatchError: string | undefined;
   let absentWhy: string | undefined;
+  // The folder's listing was found denied (by a sweep, or after a watch error): the next folder check takes that as its
+  // answer rather than look again.
+  let knownDenied: unknown;
+  // A listing that keeps failing the same way is said once, until a listing works again.
+  let lastListError: string | undefined;
   let stopping: Promise<void> | undefined;
   const background = new Set<Promise<void>>();
   // Names of non-CSV files already mentioned: each is said once while it stays in the folder.
@@ -122,9 +131,14 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       return;
     }
     logger.warn(`chokidar reported: ${message}`);
-    inBackground(checkFolder().then(() => {
+    inBackground(checkFolder().then(async () => {
       if (!present) return;
       if (rearm === 'none') rearm = 'restart';
+      // A folder this user may no longer list: the next periodic check says so once, in words a clerk can act on.
+      if (isDenied(error) && watched !== undefined) {
+        knownDenied ??= await listingDenied(watched);
+        if (knownDenied !== undefined) return;
+      }
       // A watch that keeps failing the same way (inotify limit, EMFILE) is reported once, not every second.
       if (message === lastWatchError) return;
       lastWatchError = message;
@@ -153,7 +167,10 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     await opened.ready;
   };
 
-  /** `problem` (a path that is there but unusable) is also reported as an `error`, once per distinct reason. */
+  /**
+   * `problem` (a path that is there but unusable) is also reported as an `error`, once per distinct reason, and before
+   * the `folder` event: the state that event leads to is then told with its reason.
+   */
   const becomeAbsent = async (why: string, problem?: Error): Promise<void> => {
     const wasPresent = present;
     const sameReason = why === absentWhy;
@@ -165,22 +182,34 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     lastWatchError = undefined;
     tracker?.cancelAll();
     await closeChokidar();
+    const told = problem !== undefined && !sameReason && running;
+    if (told) reportError(problem);
+    else if (sameReason && wasPresent === false) logger.debug(`Watched folder "${root}" is still not available (${why})`);
     if (wasPresent !== false && running) {
-      logger.warn(`Watched folder "${root}" is not available (${why}); waiting for it to come back`);
+      // The problem's own words already say it.
+      if (!told) logger.warn(`Watched folder "${root}" is not available (${why}); waiting for it to come back`);
       emitter.emit('folder', { present: false });
     }
-    if (problem && !sameReason) reportError(problem);
   };
+
+  /**
+   * A folder this user may not list (or reach): nothing in it can be found, so it is not watched, and a watch restarted
+   * every second would fail the same way. The periodic folder check looks again, quietly, and watches it once it can
+   * be listed.
+   */
+  const becomeUnreadable = (error: unknown): Promise<void> =>
+    becomeAbsent(UNREADABLE, new UnreadableFolderError(root, { cause: error }));
 
   const becomePresent = async (id: string, real: string): Promise<void> => {
     const returning = present === false;
     present = true;
     identity = id;
+    const wasUnreadable = absentWhy === UNREADABLE;
     absentWhy = undefined;
     await openChokidar(real);
     if (!running) return closeChokidar();
     if (returning) {
-      logger.info(`Watched folder "${root}" is available again`);
+      logger.info(wasUnreadable ? `The watched folder "${root}" can be read again; watching it` : `Watched folder "${root}" is available again`);
       emitter.emit('folder', { present: true });
       inBackground(sweep());
     }
@@ -197,6 +226,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     } catch (error) {
       if (!running) return;
       if (classifyFsError(error) === 'gone') return becomeAbsent('it does not exist');
+      if (isDenied(error)) return becomeUnreadable(error);
       const why = describeError(error);
       return becomeAbsent(why, new Error(`Cannot reach the watched folder "${root}": ${why}`, { cause: error }));
     }
@@ -207,6 +237,11 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     const id = `${info.dev}:${info.ino}:${real}`;
     // A folder check started by an event acts on 'replaced' at once; a 'restart' waits for the periodic check.
     if (present === true && id === identity && (rearm === 'none' || (rearm === 'restart' && !periodic))) return;
+    // Before (re)opening the watch: a folder this user may not list is waited for, not watched.
+    const denied = knownDenied ?? await listingDenied(real);
+    knownDenied = undefined;
+    if (!running) return;
+    if (denied !== undefined) return becomeUnreadable(denied);
     const replaced = present === true && (id !== identity || rearm === 'replaced');
     const restart = present === true && !replaced;
     rearm = 'none';
@@ -232,9 +267,17 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       entries = await readdir(root, { withFileTypes: true });
     } catch (error) {
       if (classifyFsError(error) === 'gone') inBackground(checkFolder());
-      else reportError(new Error(`Cannot list "${root}": ${describeError(error)}`, { cause: error }));
+      else if (isDenied(error)) {
+        // Its permissions changed under the watch: the next periodic check says so once and waits for it.
+        knownDenied = error;
+        if (rearm === 'none') rearm = 'restart';
+      } else if (describeError(error) !== lastListError) {
+        lastListError = describeError(error);
+        reportError(new Error(`Cannot list "${root}": ${lastListError}`, { cause: error }));
+      }
       return;
     }
+    lastListError = undefined;
     if (!running || !tracker) return;
     const seen = new Set<string>();
     const others = new Set<string>();
@@ -320,6 +363,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
         rearm = 'none';
         lastWatchError = undefined;
         absentWhy = undefined;
+        knownDenied = undefined;
+        lastListError = undefined;
       })().finally(() => {
         stopping = undefined;
       });

@@ -15,7 +15,7 @@ export function trayMenuTemplate(model: TrayModel, startAtLogin: boolean | undef
   const watchItem: MenuItemConstructorOptions =
     state === 'paused'
       ? { label: 'Resume watching', click: () => actions.watch('watch.resume') }
-      : state === 'watching' || state === 'missing'
+      : state === 'watching' || state === 'missing' || state === 'unreadable'
         ? { label: 'Pause watching', click: () => actions.watch('watch.pause') }
         : folder
           ? { label: 'Start watching', click: () => actions.watch('watch.start') }

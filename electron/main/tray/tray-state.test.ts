@@ -42,6 +42,17 @@ describe('tray state', () => {
     tracker.notice({ level: 'info', message: 'fine' });
     expect(tracker.model().summary).toBe('Needs attention: the watched folder is missing, 1 error');
   });
+
+  it('needs attention while the watched folder cannot be read, and offers to pause the watch that waits for it', () => {
+    const tracker = createTrayTracker();
+    tracker.folder({ state: 'unreadable', folder: '/in' });
+    const model = tracker.model();
+    expect(model.summary).toBe('Needs attention: the watched folder cannot be read');
+    const calls: unknown[] = [];
+    const items = trayMenuTemplate(model, undefined, { open: () => undefined, watch: (m) => calls.push(m), setStartAtLogin: () => undefined, quit: () => undefined });
+    (items.find((i) => i.label === 'Pause watching')?.click as (() => void) | undefined)?.();
+    expect(calls).toEqual(['watch.pause']);
+  });
 });
 
 describe('tray menu', () => {

@@ -60,6 +60,7 @@ export function createTrayTracker(): TrayTracker {
       const retrying = [...active.values()].filter((job) => job.state === 'waiting' && job.lastError !== undefined).length;
       const problems: string[] = [];
       if (folder.state === 'missing') problems.push('the watched folder is missing');
+      if (folder.state === 'unreadable') problems.push('the watched folder cannot be read');
       if (unseenRefused > 0) problems.push(`${plural(unseenRefused, 'file')} refused`);
       if (retrying > 0) problems.push(`${plural(retrying, 'upload')} waiting to retry`);
       if (unseenErrors > 0) problems.push(plural(unseenErrors, 'error'));
