@@ -3,6 +3,7 @@ import { Alert, Button, Center, Loader, MantineProvider, Stack, Text } from '@ma
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { BridgeApi } from '../shared/bridge';
+import { useFocusFallback } from './components/focus-fallback';
 import { BridgeProvider } from './data/bridge-context';
 import { useLiveUpdates } from './data/use-bridge-event';
 import { FirstRunScreen } from './screens/first-run/first-run-screen';
@@ -14,6 +15,8 @@ import { cssVariablesResolver, theme } from './shell/theme';
 import { useScreen } from './shell/use-screen';
 
 export function App({ bridge, queryClient }: { bridge: BridgeApi; queryClient: QueryClient }) {
+  // A control that goes away while it has the focus hands it to what is around it, never to the page (<body>).
+  useFocusFallback();
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>

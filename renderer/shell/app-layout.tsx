@@ -5,19 +5,30 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useBridgeQuery } from '../data/bridge-queries';
 import { appText } from './app-text';
 import { ConnectionLost } from './connection-lost';
+import { focusMainContent, MAIN_CONTENT_ID } from './main-content';
 import { Notices } from './notices';
 import { SCREEN_KEYS, type ScreenKey } from './screens';
 
 export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey; onNavigate: (screen: ScreenKey) => void; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   // Below Mantine's `sm` (48em) the open list covers the screen: focus goes into it, what it covers cannot be
-  // reached by Tab (inert), and Escape closes it, giving focus back to the button that opened it.
+  // reached by Tab (inert), and Escape closes it, giving focus back to the button that opened it. Closed, the list
+  // is only moved out of sight, so it is inert too: Tab would otherwise walk through its links unseen.
   const narrow = useMediaQuery(`(max-width: ${em(767.98)})`) === true;
   const covering = opened && narrow;
+  const folded = narrow && !opened;
   const burger = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLDivElement>(null);
+  // A screen chosen in the covering list: the list closes and the focus goes to that screen, once it can (the
+  // content is inert until the list has closed), rather than stay on a link that is now out of sight.
+  const toChosenScreen = useRef(false);
   useEffect(() => {
-    if (covering) nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
+    if (covering) {
+      nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
+    } else if (toChosenScreen.current) {
+      toChosenScreen.current = false;
+      focusMainContent();
+    }
   }, [covering]);
   useWindowEvent('keydown', (event) => {
     if (!covering || event.key !== 'Escape') return;
@@ -29,7 +40,7 @@ export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey;
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       {/* The hash holds the open screen: following #main would leave it and open the Queue, so focus moves by hand. */}
-      <a href="#main" className="skip-link" onClick={(event) => { event.preventDefault(); document.getElementById('main')?.focus(); }}>
+      <a href={`#${MAIN_CONTENT_ID}`} className="skip-link" onClick={(event) => { event.preventDefault(); focusMainContent(); }}>
         {appText.skipToContent}
       </a>
       <AppShell.Header>
@@ -46,14 +57,19 @@ export function AppLayout({ screen, onNavigate, children }: { screen: ScreenKey;
           )}
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar ref={nav} p="xs" id="app-navigation" aria-label={appText.navigationLabel} component="nav">
+      <AppShell.Navbar ref={nav} p="xs" id="app-navigation" aria-label={appText.navigationLabel} component="nav" inert={folded}>
         {SCREEN_KEYS.map((key) => (
           <NavLink key={key} href={`#/${key}`} label={appText.screens[key]} active={key === screen}
             aria-current={key === screen ? 'page' : undefined}
-            onClick={(event) => { event.preventDefault(); onNavigate(key); close(); }} />
+            onClick={(event) => {
+              event.preventDefault();
+              if (covering) toChosenScreen.current = true;
+              onNavigate(key);
+              close();
+            }} />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main id="main" tabIndex={-1} inert={covering}>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} inert={covering}>
         <ConnectionLost />
         <Notices />
         {children}

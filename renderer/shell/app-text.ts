@@ -26,7 +26,8 @@ export const appText = {
     + 'It reconnects by itself once the service is back. If Payroll Uploader was stopped and started again, open it '
     + 'again (in a browser: the new address it printed, since this page stays signed out).',
   noticesLabel: 'Messages',
-  dismissNotice: 'Dismiss message',
+  /** `summary`: the message's opening words (noticeSummary), so each Dismiss button says which message it takes away. */
+  dismissNotice: (summary: string) => `Dismiss: ${summary}`,
   dismissAllNotices: 'Dismiss all messages',
   hiddenNotices: (count: number) => `${count} earlier ${count === 1 ? 'message' : 'messages'}: dismiss these to see ${count === 1 ? 'it' : 'them'}.`,
   leftOutNotices: (count: number, kept: number) =>

@@ -1,5 +1,6 @@
 /** The look: Mantine's theme with colours dark enough for WCAG AA contrast (4.5:1) in both schemes. */
 import { createTheme, darken, type CSSVariablesResolver } from '@mantine/core';
+import { BusyAwareButton } from '../components/busy-button';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -15,6 +16,10 @@ export const theme = createTheme({
     // landmark-unique). The dialog is already named by its title: its bar is a plain box.
     DrawerHeader: { defaultProps: { component: 'div' } },
     ModalHeader: { defaultProps: { component: 'div' } },
+    // A Button with `loading` is drawn disabled by Mantine, and a focused button that becomes disabled loses the
+    // keyboard focus to the page. Every Button is drawn by BusyAwareButton instead, which stays focusable while busy
+    // (aria-busy, aria-disabled, a press ignored); `component="a"` and the like still choose their own element.
+    Button: { defaultProps: { component: BusyAwareButton } },
   },
 });
 

@@ -19,7 +19,7 @@ describe('History: a refused file (browser mode, real service, keychain and fold
   const signedIn = signedInWorld({ stabilityMs: 300, sweepIntervalMs: 1000 });
   const row = (name: string) => signedIn.page.getByRole('row').filter({ has: signedIn.page.getByRole('button', { name, exact: true }) });
   const dialog = () => signedIn.page.getByRole('dialog', { name: REFUSED });
-  const refusedNotice = () => signedIn.page.getByRole('status', { name: 'Messages' }).getByText(`${REFUSED} was refused`, { exact: false });
+  const refusedNotice = () => signedIn.page.getByRole('region', { name: 'Messages' }).getByText(`${REFUSED} was refused`, { exact: false });
 
   it('counts a refused file\'s row problems as errors and an uploaded file\'s as warnings', async () => {
     const { world, ui, page } = signedIn;

@@ -17,7 +17,7 @@ const KEPT = 'census-no-salary.csv';
 
 describe('Messages said while no tab was open (browser mode)', () => {
   const signedIn = signedInWorld({ stabilityMs: 300, sweepIntervalMs: 1000, preflight: 'block' });
-  const messages = (page: Page) => page.getByRole('status', { name: 'Messages' });
+  const messages = (page: Page) => page.getByRole('region', { name: 'Messages' });
   const refused = (page: Page, name: string) => messages(page).getByText(`${name} was refused`, { exact: false });
 
   it('shows a file refused meanwhile in a tab opened later; dismissed in one tab, it goes in all, and stays gone', async () => {
@@ -45,8 +45,7 @@ describe('Messages said while no tab was open (browser mode)', () => {
       await visit(first.page, 'notices-kept-tab-opened-later');
 
       // Dismissed in the first tab: it goes there at once, and in the second tab by the core's word.
-      const alert = messages(first.page).getByRole('alert').filter({ hasText: `${DISMISSED} was refused` });
-      await alert.getByRole('button', { name: 'Dismiss message' }).click();
+      await messages(first.page).getByRole('button', { name: `Dismiss: ${DISMISSED} was refused…` }).click();
       await refused(first.page, DISMISSED).waitFor({ state: 'detached' });
       await refused(second.page, DISMISSED).waitFor({ state: 'detached' });
       expect(await refused(second.page, KEPT).count()).toBe(1);
@@ -83,12 +82,12 @@ describe('Messages said while no tab was open (browser mode)', () => {
       }
       // Five shown; the other two wait their turn.
       await messages(first.page).getByText('2 earlier messages: dismiss these to see them.').waitFor({ timeout: 30_000 });
-      expect(await messages(first.page).getByRole('alert').count()).toBe(5);
+      expect(await messages(first.page).getByRole('listitem').count()).toBe(5);
       await visit(first.page, 'notices-kept-earlier-messages');
 
       await messages(first.page).getByRole('button', { name: 'Dismiss all messages' }).click();
       for (const tab of [first.page, second.page]) {
-        await messages(tab).getByRole('alert').first().waitFor({ state: 'detached' });
+        await messages(tab).getByRole('listitem').first().waitFor({ state: 'detached' });
         expect(await messages(tab).getByText(/earlier message/).count()).toBe(0);
       }
       expect([...first.errors, ...second.errors]).toEqual([]);
@@ -101,7 +100,7 @@ describe('Messages said while no tab was open (browser mode)', () => {
       await third.page.getByRole('heading', { name: 'Queue', level: 2 }).waitFor();
       // The list asked for at start is in once the Queue shows; nothing is kept.
       await expect.poll(async () => (await callBridge(ui, 'notices.list')).body).toMatchObject({ result: { items: [], leftOut: 0 } });
-      expect(await messages(third.page).getByRole('alert').count()).toBe(0);
+      expect(await messages(third.page).getByRole('listitem').count()).toBe(0);
     } finally {
       await third.close();
     }

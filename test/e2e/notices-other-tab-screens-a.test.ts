@@ -18,7 +18,7 @@ describe('Messages about a refused file in two tabs (browser mode, one core)', (
   // Checks set to block: a file with a bad row is refused for it.
   const signedIn = signedInWorld({ stabilityMs: 300, sweepIntervalMs: 1000, preflight: 'block' });
   const refused = (page: Page, name: string) =>
-    page.getByRole('status', { name: 'Messages' }).getByText(`${name} was refused`, { exact: false });
+    page.getByRole('region', { name: 'Messages' }).getByText(`${name} was refused`, { exact: false });
 
   it('drops the message in the other tab once the file is put back in one', async () => {
     const { world, ui, page, errors } = signedIn;

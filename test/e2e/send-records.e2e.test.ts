@@ -22,6 +22,9 @@ import { SCREENSHOTS, openScreen, screenshots, startScreensWorld, type ScreensWo
 type LocalServerState = { running: boolean; url?: string };
 type ImportResult = { status: string; acceptedRecords: number; rejectedRecords: number; records: number };
 
+/** The list of what stopped a send, above the form: a region named by its title. */
+const PROBLEMS = /^(Nothing was sent yet|The service refused the batch|Some fields need fixing before sending)$/;
+
 /** The error text tied to an input (its aria-describedby), as a screen reader reads it. */
 async function describedBy(page: Page, input: ReturnType<Page['getByLabel']>): Promise<string> {
   const ids = (await input.getAttribute('aria-describedby')) ?? '';
@@ -142,7 +145,7 @@ describe('Send records in Chromium', () => {
     await second.getByRole('combobox', { name: 'Employee status' }).selectOption({ label: 'Active' });
     await page.getByRole('button', { name: 'Send 2 people' }).click();
 
-    await page.getByRole('alert').filter({ hasText: 'The service refused the batch' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('region', { name: 'The service refused the batch' }).waitFor({ timeout: 30_000 });
     const repeated = second.getByRole('textbox', { name: 'Employee registration' });
     await expect.poll(() => repeated.getAttribute('aria-invalid')).toBe('true');
     expect(await describedBy(page, repeated)).toContain('Employee registration E2E-200 is also given for Person 1; each must be different in one batch');
@@ -158,7 +161,7 @@ describe('Send records in Chromium', () => {
     // The next try is incomplete: its problems show, and the earlier success goes away rather than stand above them.
     await first.getByRole('textbox', { name: 'Last name' }).fill('Moreau');
     await page.getByRole('button', { name: 'Send 1 person' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Person 1: First name is required' }).waitFor();
+    await page.getByRole('region', { name: 'Nothing was sent yet' }).filter({ hasText: 'Person 1: First name is required' }).waitFor();
     expect(await sent.count()).toBe(0);
     await screenshots(page, 'send-records-after-success-problems');
     expect(await allAxeViolations(page)).toEqual([]);
@@ -183,7 +186,7 @@ describe('Send records in Chromium', () => {
     }
     // The local server refuses the batch (422): Dias repeats Berg's registration, Evans repeats Costa's.
     await census.getByRole('button', { name: 'Send 5 people' }).click();
-    const refusal = census.getByRole('alert').filter({ hasText: 'The service refused the batch' });
+    const refusal = census.getByRole('region', { name: 'The service refused the batch' });
     await refusal.waitFor({ timeout: 30_000 });
     const repeated = (value: string, other: number) => `Employee registration ${value} is also given for Person ${other}; each must be different in one batch`;
     /**
@@ -243,7 +246,7 @@ describe('Send records in Chromium', () => {
       await cell('Amount', i + 1).fill('10.00');
     }
     await form.getByRole('button', { name: 'Send 3 receipts' }).click();
-    const refusal = form.getByRole('alert').filter({ hasText: 'The service refused the batch' });
+    const refusal = form.getByRole('region', { name: 'The service refused the batch' });
     await refusal.waitFor({ timeout: 30_000 });
     const same = (other: number) => `is the same receipt as Receipt ${other} (same employee registration, payment date and amount)`;
     const rowWith = (text: string) => form.getByRole('row').filter({ hasText: text });
@@ -406,7 +409,7 @@ describe('Send records in Chromium', () => {
     const notReal = 'Hire date is not a real date: there is no such day in that month, or part of the date is missing.';
     expect(await describedBy(page, hireDate)).toContain(notReal);
     expect(await describedBy(page, hireDate)).not.toContain('required');
-    await page.getByRole('alert').filter({ hasText: `Person 1: ${notReal}` }).waitFor();
+    await page.getByRole('region', { name: PROBLEMS }).filter({ hasText: `Person 1: ${notReal}` }).waitFor();
     expect(await hireDate.evaluate((el) => el === document.activeElement)).toBe(true);
     await screenshots(page, 'send-records-no-such-date');
 
@@ -465,7 +468,7 @@ describe('Send records in Chromium', () => {
         await expect.poll(() => lastName.evaluate((el) => el === document.activeElement)).toBe(true);
       };
       await tryAgain();
-      await page.getByRole('alert').filter({ hasText: 'Person 2: Last name is required' }).waitFor();
+      await page.getByRole('region', { name: PROBLEMS }).filter({ hasText: 'Person 2: Last name is required' }).waitFor();
       await lastName.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 20));
       expect(await lastName.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(30);
       await tryAgain();
@@ -679,7 +682,7 @@ describe('Send records in Chromium', () => {
     await json.getByRole('button', { name: 'Put the records in the form' }).click();
 
     // Loaded, checked, not sent: the list says what to fix, and nothing about a send that never was.
-    const problems = page.getByRole('alert').filter({ hasText: 'Person 1: First name is required' });
+    const problems = page.getByRole('region', { name: PROBLEMS }).filter({ hasText: 'Person 1: First name is required' });
     await problems.waitFor();
     const before = await problems.textContent();
     expect(before).toContain('Some fields need fixing before sending');
@@ -801,7 +804,7 @@ describe('Send records in Chromium', () => {
     // Sent again with the service back: refused for the repeated receipt (422), which says nothing of the first batch.
     await world.bridge('localServer.faults.set', { rules: [] });
     await form.getByRole('button', { name: 'Send 2 receipts' }).click();
-    await form.getByRole('alert').filter({ hasText: 'The service refused the batch' }).waitFor({ timeout: 30_000 });
+    await form.getByRole('region', { name: 'The service refused the batch' }).waitFor({ timeout: 30_000 });
     expect(await warning.textContent()).toContain('An earlier batch could not be sent');
     await screenshots(page, 'send-records-failed-kept-above-refusal');
     expect(await allAxeViolations(page)).toEqual([]);

@@ -20,7 +20,7 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
     const { world, page } = signedIn;
     // A file that is not a CSV export is left where it is, and the clerk is told so.
     await writeFile(join(world.folder, 'payroll-november.xlsx'), 'PK not a csv');
-    await page.getByRole('status', { name: 'Messages' }).getByText(/^payroll-november\.xlsx is not a CSV export, so it is not uploaded/)
+    await page.getByRole('region', { name: 'Messages' }).getByText(/^payroll-november\.xlsx is not a CSV export, so it is not uploaded/)
       .waitFor({ timeout: 30_000 });
     expect(existsSync(join(world.folder, 'payroll-november.xlsx'))).toBe(true);
     // Big enough (about 40 MB) that its checking and upload take a moment on screen.

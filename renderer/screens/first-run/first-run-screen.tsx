@@ -1,7 +1,11 @@
-/** The guided set-up a new clerk sees instead of empty screens: environment, credentials with a connection test, folder. */
-import { Anchor, Button, Container, Group, Loader, Paper, Radio, Stack, Stepper, Text, Title } from '@mantine/core';
+/**
+ * The guided set-up a new clerk sees instead of empty screens: environment, credentials with a connection test, folder.
+ * Each step has a heading that takes the focus when the step opens (Next, Back), so a screen reader says where the
+ * clerk now is instead of leaving the focus on a button that is gone.
+ */
+import { Anchor, Button, Container, Group, Loader, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
 import { useBridge } from '../../data/bridge-context';
@@ -12,6 +16,7 @@ import { ProductionConfirm } from '../settings/production-confirm';
 import { ProfileForm } from '../settings/profile-form';
 import { settingsText } from '../settings/settings-text';
 import { firstRunText as t } from './first-run-text';
+import { SetupSteps } from './setup-steps';
 
 const names = settingsText.environments.names;
 
@@ -51,6 +56,13 @@ export function FirstRunScreen() {
   const [profile, setProfile] = useState<ProfileName | null>(null);
   const [connected, setConnected] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const openedStep = useRef(step);
+  useEffect(() => {
+    if (openedStep.current === step) return;
+    openedStep.current = step;
+    heading.current?.focus();
+  }, [step]);
   const chosen = profile ?? settings.data?.settings.activeProfile ?? 'local';
   const choose = useBridgeMutation('profile.switch', {
     onSuccess: (next) => { client.setQueryData(keyOf('settings.get', {}), next); setStep(1); },
@@ -81,16 +93,12 @@ export function FirstRunScreen() {
           <Title order={1} mb={4}>{t.title}</Title>
           <Text>{t.intro}</Text>
         </div>
-        <Stepper active={step} size="sm" aria-label={t.stepsLabel} allowNextStepsSelect={false}
-          onStepClick={(i) => { if (i < step) setStep(i); }}>
-          <Stepper.Step label={t.steps.environment.label} description={t.steps.environment.description} />
-          <Stepper.Step label={t.steps.credentials.label} description={t.steps.credentials.description} />
-          <Stepper.Step label={t.steps.folder.label} description={t.steps.folder.description} />
-        </Stepper>
+        <SetupSteps active={step} />
         <Paper withBorder p="lg">
           {!settings.data && (settings.error ? <ErrorAlert error={settings.error} /> : <Loader aria-hidden />)}
           {settings.data && step === 0 && (
             <Stack gap="md">
+              <Title order={2} size="h3" ref={heading} tabIndex={-1}>{t.environment.heading}</Title>
               <Radio.Group label={t.environment.question} description={t.environment.help} value={chosen}
                 onChange={(v) => setProfile(v)}>
                 <Stack gap="sm" mt="sm">
@@ -111,7 +119,7 @@ export function FirstRunScreen() {
           )}
           {settings.data && step === 1 && (
             <Stack gap="md">
-              <Title order={2} size="h3">{t.credentials.heading(names[chosen])}</Title>
+              <Title order={2} size="h3" ref={heading} tabIndex={-1}>{t.credentials.heading(names[chosen])}</Title>
               <Text size="sm">{t.credentials.help}</Text>
               {chosen === 'local' && <BuiltInServer onConnected={() => setConnected(true)} />}
               <ProfileForm profile={chosen} settings={settings.data.settings} mode="first-run" onConnected={() => setConnected(true)}
@@ -125,7 +133,7 @@ export function FirstRunScreen() {
           )}
           {settings.data && step === 2 && (
             <Stack gap="md">
-              <Title order={2} size="h3">{t.folder.heading}</Title>
+              <Title order={2} size="h3" ref={heading} tabIndex={-1}>{t.folder.heading}</Title>
               <Text size="sm">{t.folder.help}</Text>
               <FolderForm folder={settings.data.settings.watchedFolder} saveLabel={t.folder.save} onSaved={finish} />
               <Group><Button variant="default" onClick={() => setStep(1)}>{t.back}</Button></Group>

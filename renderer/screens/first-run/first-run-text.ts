@@ -8,7 +8,12 @@ export const firstRunText = {
     credentials: { label: 'Credentials', description: 'Connect to the service' },
     folder: { label: 'Folder', description: 'Where exports are saved' },
   },
+  /** Read before a step's name, not shown (the numbers are on screen). */
+  stepNumber: (n: number, of: number) => `Step ${n} of ${of}: `,
+  /** Read after a finished step's name, not shown (its tick is). */
+  stepDone: ', done',
   environment: {
+    heading: 'Choose the environment',
     question: 'Which service should your files go to?',
     help: 'Your service provider tells you which one to use. Start with the local test server or the sandbox to try things out.',
   },

@@ -7,6 +7,7 @@ import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatDateTime } from '../../components/format';
+import { FOCUS_FALLBACK } from '../../components/focus-fallback';
 import { PlainOutcomeBadge } from '../../components/outcome-badge';
 import { useWindowList } from '../../components/use-window-list';
 import { hasFilters, NO_FILTERS, queryOf, type FileFilters } from './history-filters';
@@ -34,6 +35,25 @@ const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (
     </>
   );
 });
+
+/**
+ * Rows are keyed by their file, as the Queue's are, not by their place: a file that comes in puts every file one place
+ * down, and a row keyed by place kept its button (and the keyboard focus on it, and the button a closing drawer gives
+ * the focus back to) for whatever file came to that place. A row still loading has only its place. Two windows fetched
+ * at different times can hold the same file for a moment (one shifted by a new file, the other not yet): the second
+ * gets a key of its own.
+ */
+function rowKeys() {
+  const used = new Set<string>();
+  return {
+    of(job: JobView | undefined, index: number): string {
+      const key = job ? `job-${job.id}` : `loading-${index}`;
+      const unique = used.has(key) ? `${key}-at-${index}` : key;
+      used.add(unique);
+      return unique;
+    },
+  };
+}
 
 function Filters({ value, onChange }: { value: FileFilters; onChange: (next: FileFilters) => void }) {
   const set = <K extends keyof FileFilters>(key: K, v: FileFilters[K]) => onChange({ ...value, [key]: v });
@@ -68,6 +88,7 @@ export function FilesView() {
   const { listRef, virtualizer, scrollMargin } = useWindowList(total, { size: () => rowHeight, deps: [rowHeight], overscan: 12 });
   const rows = virtualizer.getVirtualItems();
   const rowAt = useJobRows(query, rows[0]?.index ?? 0, rows[rows.length - 1]?.index ?? -1);
+  const keys = rowKeys();
   const [open, setOpen] = useState<JobView | null>(null);
 
   return (
@@ -79,7 +100,8 @@ export function FilesView() {
         : <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>)}
       {total > 0 && <Text fw={600} mb="xs" aria-live="polite">{t.count(total)}</Text>}
       <Paper withBorder style={{ display: total > 0 ? undefined : 'none' }}>
-        <div role="table" aria-label={t.tableLabel} aria-rowcount={total + 1}>
+        {/* A focused row that scrolls out of the rendered window gives the focus to the table, not to the page. */}
+        <div role="table" aria-label={t.tableLabel} aria-rowcount={total + 1} {...FOCUS_FALLBACK}>
           <div role="rowgroup">
             <div role="row" aria-rowindex={1} className="history-row history-head">
               <div role="columnheader">{t.columns.name}</div>
@@ -94,7 +116,7 @@ export function FilesView() {
             {rows.map((row) => {
               const job = rowAt(row.index);
               return (
-                <div key={row.key} role="row" aria-rowindex={row.index + 2} className="history-row"
+                <div key={keys.of(job, row.index)} role="row" aria-rowindex={row.index + 2} className="history-row"
                   style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: rowHeight, transform: `translateY(${row.start - scrollMargin}px)` }}>
                   {job ? <FileRow job={job} onOpen={setOpen} /> : <div role="cell">{t.loadingRow}</div>}
                 </div>

@@ -165,9 +165,9 @@ describe('HistoryScreen', () => {
     const job = refused();
     const bridge = createMemoryBridge({ jobs: [job] });
     renderScreen(<HistoryWithNotices />, bridge);
-    const messages = await screen.findByRole('status', { name: 'Messages' });
     bridge.emit('notice', { level: 'warning', message: 'census-bad.csv was refused: 2 of 5 rows have problems', jobId: job.id });
     bridge.emit('notice', { level: 'info', message: 'payroll.xlsx is not a CSV export' });
+    const messages = await screen.findByRole('region', { name: 'Messages' });
     expect(await within(messages).findByText(/census-bad.csv was refused/)).toBeTruthy();
 
     await userEvent.click(await screen.findByRole('button', { name: 'census-bad.csv' }));

@@ -6,14 +6,17 @@
  */
 import { Badge, Box, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import type { FolderState } from '../../../shared/bridge';
 import { PROFILE_TITLES } from '../../../shared/settings.schema';
 import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
 import { ErrorAlert } from '../../components/error-alert';
+import { useAnnouncer } from '../../components/live-announcer';
+import { FOCUS_FALLBACK } from '../../components/focus-fallback';
 import { queueText } from './queue-text';
 
 const t = queueText.folder;
-const COLORS = { watching: 'green', paused: 'yellow', missing: 'red', stopped: 'gray' } as const;
+const COLORS = { watching: 'green', paused: 'yellow', missing: 'red', unreadable: 'red', stopped: 'gray' } as const;
 
 /** Why nothing is picked up, and the link to the screen where the clerk puts it right. */
 function NoService({ noService }: { noService: NonNullable<FolderState['noService']> }) {
@@ -26,6 +29,22 @@ function NoService({ noService }: { noService: NonNullable<FolderState['noServic
       <Button component="a" href={fix.href} variant="light" w="fit-content">{fix.link}</Button>
     </>
   );
+}
+
+/**
+ * The folder's new state, said once to a screen reader when it changes (Pause pressed, the folder gone missing): the
+ * badge that shows it is no live region, and the button's new words are not read out while it keeps the focus. Not
+ * said when the screen opens: the state was not news then.
+ */
+function StateNews({ folder }: { folder: FolderState }) {
+  const { announce, region } = useAnnouncer('polite');
+  const said = useRef(folder.state);
+  useEffect(() => {
+    if (folder.state === said.current) return;
+    said.current = folder.state;
+    announce(t.nowState(t.states[folder.state]));
+  }, [folder.state, announce]);
+  return region;
 }
 
 export function FolderHeader() {
@@ -45,10 +64,17 @@ export function FolderHeader() {
     || (folder.state === 'paused' && resume.error && { error: resume.error, title: t.resumeFailed })
     || (folder.state === 'stopped' && start.error && { error: start.error, title: t.startFailed })
     || undefined;
+  // One button whose words and action follow the state: pressed, Pause becomes Resume in place and keeps the keyboard
+  // focus (two buttons swapped one for the other, and the focus fell to the page).
+  const watchButton = folder.state === 'watching' ? { label: t.pause, action: pause, variant: 'default' }
+    : folder.state === 'paused' ? { label: t.resume, action: resume, variant: undefined }
+      : folder.state === 'stopped' ? { label: t.start, action: start, variant: undefined }
+        : undefined;
   // Paused, the clerk stopped it: Resume says what is missing if it fails.
   const noService = folder.state === 'stopped' ? folder.noService : undefined;
   return (
-    <Paper withBorder p="md" mb="md" component="section" aria-labelledby="folder-heading">
+    // The button goes while the folder is missing: the focus it had goes to the section, which says why.
+    <Paper withBorder p="md" mb="md" component="section" aria-labelledby="folder-heading" {...FOCUS_FALLBACK}>
       <Group justify="space-between" align="flex-start" gap="sm">
         <Stack gap={6} style={{ flex: '1 1 18rem', minWidth: 0 }}>
           <Group gap="xs">
@@ -68,17 +94,14 @@ export function FolderHeader() {
             </>
           )}
         </Stack>
-        {folder.folder && folder.state === 'watching' && (
-          <Button variant="default" loading={pause.isPending} onClick={() => pause.mutate({})}>{t.pause}</Button>
-        )}
-        {folder.folder && folder.state === 'paused' && (
-          <Button loading={resume.isPending} onClick={() => resume.mutate({})}>{t.resume}</Button>
-        )}
-        {folder.folder && folder.state === 'stopped' && (
-          <Button loading={start.isPending} onClick={() => start.mutate({})}>{t.start}</Button>
+        {folder.folder && watchButton && (
+          <Button variant={watchButton.variant} loading={watchButton.action.isPending} onClick={() => watchButton.action.mutate({})}>
+            {watchButton.label}
+          </Button>
         )}
       </Group>
       {failure && <Box mt="sm"><ErrorAlert error={failure.error} title={failure.title} /></Box>}
+      <StateNews folder={folder} />
     </Paper>
   );
 }

@@ -51,6 +51,29 @@ describe('QueueScreen', () => {
     expect(await screen.findByText('Watching')).toBeTruthy();
   });
 
+  it('pauses and resumes with one button whose words change, so it keeps the focus, and says the new state once', async () => {
+    const bridge = createMemoryBridge({ folder: watching });
+    renderScreen(<LiveQueue />, bridge);
+    const folder = await screen.findByRole('region', { name: 'Watched folder' });
+    const button = await within(folder).findByRole('button', { name: 'Pause' });
+    // What the folder's live region said so far, in order (each announcement is an element of its own).
+    const said = () => [...folder.querySelectorAll('[data-announcer="polite"] > *')].map((e) => e.textContent);
+    // Nothing is news when the screen opens.
+    expect(said()).toEqual([]);
+    await userEvent.click(button);
+    await within(folder).findByText('Paused');
+    expect(within(folder).getByRole('button', { name: 'Resume' })).toBe(button);
+    expect(said()).toEqual(['Watched folder: Paused']);
+    await userEvent.click(button);
+    await within(folder).findByText('Watching');
+    expect(within(folder).getByRole('button', { name: 'Pause' })).toBe(button);
+    expect(said()).toEqual(['Watched folder: Paused', 'Watched folder: Watching']);
+    // A state said by the core is news too: the button goes, the words say why.
+    bridge.emit('folder', { ...watching, state: 'missing' });
+    await within(folder).findByText('Folder missing');
+    expect(said()).toEqual(['Watched folder: Paused', 'Watched folder: Watching', 'Watched folder: Folder missing']);
+  });
+
   it('says so when the folder is missing, from a live event', async () => {
     const bridge = createMemoryBridge({ folder: watching });
     renderScreen(<LiveQueue />, bridge);
@@ -59,6 +82,16 @@ describe('QueueScreen', () => {
     expect(await screen.findByText('Folder missing')).toBeTruthy();
     expect(screen.getByText(/network drive is connected/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+  });
+
+  it('says the folder cannot be read, and what to do, rather than that it is missing', async () => {
+    const bridge = createMemoryBridge({ folder: watching });
+    renderScreen(<LiveQueue />, bridge);
+    await screen.findByText('Watching');
+    bridge.emit('folder', { folder: '/data/exports', state: 'unreadable' });
+    expect(await screen.findByText('No access')).toBeTruthy();
+    expect(screen.getByText(/may not open this folder.*Ask for read access to it, or choose another folder/)).toBeTruthy();
+    expect(screen.queryByText(/network drive/)).toBeNull();
   });
 
   it('says why nothing is picked up when the environment has no service address, and a failed start says it too', async () => {

@@ -6,6 +6,7 @@ import { useCallback, useState } from 'react';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
+import { FOCUS_FALLBACK } from '../../components/focus-fallback';
 import { PageHeader } from '../../components/page-header';
 import { useWindowList } from '../../components/use-window-list';
 import { useBridgeQuery } from '../../data/bridge-queries';
@@ -50,13 +51,18 @@ export function QueueScreen() {
         <>
           <Text fw={600} mb="xs" aria-live="polite">{t.count(queue.data?.total ?? items.length)}</Text>
           <Paper withBorder>
-            <div ref={listRef} role="list" aria-label={t.listLabel}
+            {/*
+              A row's Retry now and Details go when the file moves on, the row when it leaves the queue: the focus they
+              had goes to the row, then to the list (focus-fallback.ts), not to the page. So does the focus a closing
+              Details drawer gives back when its button is gone.
+            */}
+            <div ref={listRef} role="list" aria-label={t.listLabel} {...FOCUS_FALLBACK}
               style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((row) => {
                 const job = items[row.index];
                 if (!job) return null;
                 return (
-                  <div key={row.key} role="listitem" data-index={row.index}
+                  <div key={row.key} role="listitem" data-index={row.index} {...FOCUS_FALLBACK}
                     style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: row.size, transform: `translateY(${row.start - scrollMargin}px)` }}>
                     <QueueJobRow job={job} progress={progress[job.id]} onRetryOutcome={setRetryFailure} onDetails={openDetails} />
                   </div>

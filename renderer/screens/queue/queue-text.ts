@@ -9,11 +9,14 @@ export const queueText = {
     none: 'No folder chosen yet.',
     noneHelp: 'Choose the folder your payroll system saves its exports to, in Settings.',
     openSettings: 'Open Settings',
-    states: { watching: 'Watching', paused: 'Paused', missing: 'Folder missing', stopped: 'Not watching' },
+    states: { watching: 'Watching', paused: 'Paused', missing: 'Folder missing', unreadable: 'No access', stopped: 'Not watching' },
+    /** Said to a screen reader when the state changes. */
+    nowState: (state: string) => `Watched folder: ${state}`,
     help: {
       watching: 'New files saved in this folder are uploaded on their own.',
       paused: 'Paused: files already on their way finish, new ones wait until you resume.',
       missing: 'The folder cannot be found. Check that the network drive is connected; the app keeps looking and carries on by itself when it is back.',
+      unreadable: 'Your user account may not open this folder, so no file in it can be found. Ask for read access to it, or choose another folder in Settings; the app carries on by itself once it can read it.',
       stopped: 'The folder is not being watched. Start watching to upload new files.',
     },
     noAddress: (environment: string) => `No service address is set for ${environment}, so files saved in this folder `

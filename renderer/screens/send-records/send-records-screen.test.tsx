@@ -55,6 +55,10 @@ async function leaveAndComeBack(user: ReturnType<typeof userEvent.setup>) {
   await screen.findByRole('heading', { name: 'Send records' });
 }
 
+/** The list of what stopped a send, above the form: a region named by its title. */
+const PROBLEMS = /^(Nothing was sent yet|The service refused the batch|Some fields need fixing before sending)$/;
+const problems = () => screen.getByRole('region', { name: PROBLEMS });
+
 const describedBy = (el: HTMLElement) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' ');
 
 describe('SendRecordsScreen: new hires', () => {
@@ -99,7 +103,7 @@ describe('SendRecordsScreen: new hires', () => {
     // The next person is incomplete: the local check refuses the send before anything goes out.
     type(person(1), /^Last name/, 'Lee');
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Person 1: First name is required'));
+    await waitFor(() => expect(problems().textContent).toContain('Person 1: First name is required'));
     expect(screen.queryByText(sentBanner)).toBeNull();
     expect(screen.queryByText('Sent')).toBeNull();
 
@@ -113,7 +117,7 @@ describe('SendRecordsScreen: new hires', () => {
     bridge.override('batches.send', () => ({ ok: false, problems: [{ message: 'the service is down', source: 'service' }] }));
     await fillRequired(user, 1, { lastName: 'Kim', firstName: 'Jo', employeeRegistration: 'E-102', hireDate: '2026-03-01', status: 'Active' });
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('the service is down');
+    expect((await screen.findByRole('region', { name: PROBLEMS })).textContent).toContain('the service is down');
     expect(screen.queryByText(sentBanner)).toBeNull();
   });
 
@@ -143,7 +147,7 @@ describe('SendRecordsScreen: new hires', () => {
     expect(describedBy(hire)).toContain('Hire date is required');
     expect(describedBy(within(person(1)).getByLabelText(/^Pay periods per year/))).toContain('Pay periods per year must be 1 to 366');
     expect(within(person(1)).getByLabelText(/^Last name/).getAttribute('aria-invalid')).not.toBe('true');
-    expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date is required');
+    expect(problems().textContent).toContain('Person 1: Hire date is required');
     expect(sent).toEqual([]);
   });
 
@@ -158,17 +162,17 @@ describe('SendRecordsScreen: new hires', () => {
     await user.click(screen.getByRole('button', { name: 'Add another person' }));
     await screen.findByRole('group', { name: 'Person 2' });
     // Person 1 is checked again with the form (the array changed); that check must be over before looking at person 2.
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date is required'));
+    await waitFor(() => expect(problems().textContent).toContain('Person 1: Hire date is required'));
     const invalid = () => within(person(2)).queryAllByRole('textbox').concat(within(person(2)).queryAllByRole('combobox'))
       .filter((el) => el.getAttribute('aria-invalid') === 'true');
     expect(invalid()).toEqual([]);
-    expect(screen.getByRole('alert').textContent).not.toContain('Person 2');
+    expect(problems().textContent).not.toContain('Person 2');
 
     // Typed into, it is a person like any other: Send names what it still lacks.
     type(person(2), /^Last name/, 'Jones');
     await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
     await waitFor(() => expect(within(person(2)).getByLabelText(/^Hire date/).getAttribute('aria-invalid')).toBe('true'));
-    expect(screen.getByRole('alert').textContent).toContain('Person 2: Hire date is required');
+    expect(problems().textContent).toContain('Person 2: Hire date is required');
     expect(sent).toEqual([]);
   });
 
@@ -188,7 +192,7 @@ describe('SendRecordsScreen: new hires', () => {
     const notReal = 'Hire date is not a real date: there is no such day in that month, or part of the date is missing. Check the day, month and year.';
     expect(describedBy(hire)).toContain(notReal);
     expect(describedBy(hire)).not.toContain('required');
-    expect(screen.getByRole('alert').textContent).toContain(`Person 1: ${notReal}`);
+    expect(problems().textContent).toContain(`Person 1: ${notReal}`);
     expect(document.activeElement).toBe(hire);
     expect(sent).toEqual([]);
 
@@ -230,7 +234,7 @@ describe('SendRecordsScreen: new hires', () => {
     expect(within(person(1)).getByLabelText(/^Employee registration/).getAttribute('aria-invalid')).toBe('true');
     expect(within(person(1)).getByText('Employee registration E-1 is also given for Person 2; each must be different in one batch')).toBeTruthy();
     expect(within(person(1)).getByLabelText(/^Last name/).getAttribute('aria-invalid')).not.toBe('true');
-    const summary = screen.getAllByRole('alert').find((a) => a.textContent?.includes('The service refused the batch'));
+    const summary = screen.getByRole('region', { name: 'The service refused the batch' });
     expect(summary?.textContent).toContain('the service said no');
     expect(summary?.textContent).toContain('Person 8: is beyond the batch');
     expect(summary?.textContent).not.toContain('[');
@@ -270,7 +274,7 @@ describe('SendRecordsScreen: drafts kept while the app runs', () => {
     await user.click(screen.getByRole('button', { name: 'Add another person' }));
     type(person(2), /^First name/, 'Bo');
     await user.click(screen.getByRole('button', { name: 'Send 2 people' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Person 1: First name is required'));
+    await waitFor(() => expect(problems().textContent).toContain('Person 1: First name is required'));
 
     await user.click(screen.getByRole('tab', { name: 'Termination' }));
     type(screen.getByRole('form', { name: 'Termination' }), /^Employee registration/, 'E-9');
@@ -297,7 +301,7 @@ describe('SendRecordsScreen: drafts kept while the app runs', () => {
     // The problems of the failed send are still shown, and fields are still checked as they change.
     const first = within(person(1)).getByLabelText(/^First name/);
     expect(first.getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByRole('alert').textContent).toContain('Person 1: First name is required');
+    expect(problems().textContent).toContain('Person 1: First name is required');
     type(person(1), /^First name/, 'Anna');
     await waitFor(() => expect(first.getAttribute('aria-invalid')).not.toBe('true'));
   });
@@ -316,14 +320,14 @@ describe('SendRecordsScreen: drafts kept while the app runs', () => {
     expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
     expect(again.getAttribute('aria-invalid')).toBe('true');
     expect(describedBy(again)).toContain('Hire date was emptied: what was typed was not a real date');
-    expect(screen.getByRole('alert').textContent).toContain('Person 1: Hire date was emptied');
+    expect(problems().textContent).toContain('Person 1: Hire date was emptied');
     // Nothing was sent, nor tried: the list does not speak of a send.
-    expect(screen.getByRole('alert').textContent).toContain('Some fields need fixing before sending');
-    expect(screen.getByRole('alert').textContent).not.toMatch(/sent yet|send again/);
+    expect(problems().textContent).toContain('Some fields need fixing before sending');
+    expect(problems().textContent).not.toMatch(/sent yet|send again/);
     // Typing the date again takes the mark away at once.
     type(person(1), /^Hire date/, '2026-02-28');
     await waitFor(() => expect(again.getAttribute('aria-invalid')).not.toBe('true'));
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('region', { name: PROBLEMS })).toBeNull();
   });
 
   it('forgets a draft once its batch is sent, or when the clerk starts over', async () => {
@@ -359,9 +363,12 @@ describe('SendRecordsScreen: drafts kept while the app runs', () => {
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
 
     await leaveAndComeBack(user);
-    // Still on its way: the records are shown, but cannot be sent a second time.
+    // Still on its way: the records are shown, but cannot be sent a second time. The button is busy, not disabled
+    // (a disabled button loses the keyboard focus): a press does nothing.
     expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send 1 person' }).disabled).toBe(true);
+    const busy = screen.getByRole<HTMLButtonElement>('button', { name: 'Send 1 person' });
+    expect([busy.getAttribute('aria-busy'), busy.getAttribute('aria-disabled')]).toEqual(['true', 'true']);
+    await user.click(busy);
 
     await user.click(screen.getByRole('button', { name: 'Go to Queue' }));
     answer();
@@ -369,7 +376,9 @@ describe('SendRecordsScreen: drafts kept while the app runs', () => {
     await user.click(screen.getByRole('button', { name: 'Back to Send records' }));
     expect(await screen.findByText(/The service received 1 record/)).toBeTruthy();
     expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('');
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send 1 person' }).disabled).toBe(false);
+    const idle = screen.getByRole<HTMLButtonElement>('button', { name: 'Send 1 person' });
+    expect([idle.disabled, idle.getAttribute('aria-busy'), idle.getAttribute('aria-disabled')]).toEqual([false, null, null]);
+    expect(sent).toHaveLength(1);
   });
 });
 
