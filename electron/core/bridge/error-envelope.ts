@@ -4,7 +4,7 @@ import { BridgeError, invalidArgument, type BridgeErrorCode, type BridgeErrorEnv
 import { ApiError, InsecureUrlError, NetworkError } from '../api';
 import { KeychainError, MissingCredentialsError } from '../credentials';
 import { BatchValidationError } from '../queue';
-import { MissingBaseUrlError, SettingsFileError, SettingsValidationError } from '../settings';
+import { MissingBaseUrlError, SettingsFileError, SettingsValidationError, SettingsWriteError } from '../settings';
 import { ConflictError, NotConfiguredError, NotFoundError, UnsupportedError } from '../session';
 
 export const HTTP_STATUS: Record<BridgeErrorCode, number> = {
@@ -31,7 +31,8 @@ export function toEnvelope(error: unknown): BridgeErrorEnvelope {
     return envelope(error, 'invalid_argument', { message: 'Invalid settings (nothing was saved)', fields: fieldsOfLines(error.issues) });
   }
   if (error instanceof BatchValidationError) return envelope(error, 'invalid_argument');
-  if (error instanceof SettingsFileError) return envelope(error, 'conflict');
+  // The settings file as it is on disk (unreadable, or not writable now): the clerk can mend it; no fault of the app.
+  if (error instanceof SettingsFileError || error instanceof SettingsWriteError) return envelope(error, 'conflict');
   if (error instanceof NotConfiguredError || error instanceof MissingBaseUrlError || error instanceof MissingCredentialsError) {
     return envelope(error, 'not_configured');
   }

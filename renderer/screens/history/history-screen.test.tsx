@@ -199,6 +199,24 @@ describe('HistoryScreen', () => {
     expect(within(dialog).queryByRole('button', { name: 'Put back in the queue' })).toBeNull();
   });
 
+  it('says where a duplicate went: the duplicates folder, or nowhere here when another uploader took the file over', async () => {
+    const takenOver = 'another uploader ("pc-2") took this file over while this one was stopped or silent, and sends it';
+    const bridge = createMemoryBridge({ jobs: [
+      makeJob({ name: 'census-dup.csv', state: 'duplicate', archivedPath: '/data/exports/duplicates/census-dup.csv' }),
+      makeJob({ name: 'census-taken.csv', state: 'duplicate', lastError: takenOver }),
+    ] });
+    renderScreen(<HistoryScreen />, bridge);
+    await userEvent.click(await screen.findByRole('button', { name: 'census-dup.csv' }));
+    const moved = await screen.findByRole('dialog', { name: 'census-dup.csv' });
+    expect(within(moved).getByText(/It was moved to the duplicates folder\./)).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'census-dup.csv' })).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'census-taken.csv' }));
+    const taken = await screen.findByRole('dialog', { name: 'census-taken.csv' });
+    expect(within(taken).getByText(takenOver)).toBeTruthy();
+    expect(within(taken).queryByText(/moved to the duplicates folder/)).toBeNull();
+  });
+
   it('lists sent batches with their outcome', async () => {
     const at = Date.UTC(2026, 10, 20, 10);
     const bridge = createMemoryBridge({ batches: [

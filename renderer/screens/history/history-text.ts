@@ -75,6 +75,7 @@ export const historyText = {
     uploadedHelp: 'The service holds this exact file.',
     uploadedWithWarnings: (n: number) => `Uploaded, but ${n === 1 ? '1 row has a problem' : `${n} rows have problems`} the service may refuse. Check them in your payroll system.`,
     duplicateHelp: 'The service already had a file with exactly the same content, so it was not sent again. It was moved to the duplicates folder.',
+    duplicateNotFiledHelp: 'The service already had a file with exactly the same content, so it was not sent again.',
     refusedHelp: 'Fix the file (it is in the rejected folder), then put it back in the queue. To fix it, open it in your payroll system or a spreadsheet and correct the lines listed.',
     requeue: 'Put back in the queue',
     requeued: 'The file is back in the queue. Follow it on the Queue screen.',

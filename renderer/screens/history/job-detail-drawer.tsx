@@ -107,7 +107,10 @@ function Detail({ job }: { job: JobDetail }) {
           {job.warningCount > 0 ? t.uploadedWithWarnings(job.warningCount) : t.uploadedHelp}
         </Alert>
       )}
-      {job.outcome === 'duplicate' && <Alert color="gray">{t.duplicateHelp}</Alert>}
+      {/* Moved to the duplicates folder, or not filed here at all (another uploader took the file over): then its words. */}
+      {job.outcome === 'duplicate' && (
+        <Alert color="gray">{job.archivedPath ? t.duplicateHelp : job.lastError ?? t.duplicateNotFiledHelp}</Alert>
+      )}
       {problems.length > 0 && (
         <ProblemsTable problems={problems} total={job.warningCount}
           caption={job.outcome === 'rejected' ? t.rowProblems : t.rowWarnings} />
