@@ -62,7 +62,7 @@ describe('payroll-uploader: archive folder on another drive, an export that paus
         } finally {
           await exporter.close();
         }
-        const told = await eventually(() => watch.events.find((e) => e.event === 'error' && /still being written/.test(String(e.data.message))), 30_000)
+        const told = await eventually(() => watch.events.find((e) => e.event === 'error' && /changed after it was uploaded/.test(String(e.data.message))), 30_000)
           .catch((error: unknown) => {
             throw new Error(`${String(error)}; stderr: ${watch.stderr().slice(-2000)}`);
           });
@@ -71,8 +71,8 @@ describe('payroll-uploader: archive folder on another drive, an export that paus
         expect(await readFile(kept, 'utf8')).toBe(whole);
         const message = String(told.data.message);
         expect(message).toContain(kept);
-        expect(message).toMatch(/census-late\.csv was still being written after it was uploaded and filed away: the rows written since were not sent/);
-        expect(message).toMatch(/Export the file again once the export tool has finished/);
+        expect(message).toMatch(/census-late\.csv changed after it was uploaded and was filed away: what changed was not sent/);
+        expect(message).toMatch(/export the file again once the tool has finished/);
         // What was uploaded is what was filed: the first rows, held by the service; the late rows were not sent.
         const day = (await readdir(join(archive, 'uploaded')))[0]!;
         const filed = join(archive, 'uploaded', day, 'census-late.csv');

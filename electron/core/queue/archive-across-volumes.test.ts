@@ -218,6 +218,35 @@ describe('archive moves across volumes', () => {
     expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
   });
 
+  it('a run shorter than the look\'s interval (watch --once) deletes, at its start, a held original whose watch is over', async () => {
+    env = await startQueueEnv({}, { archive: { dir: far } });
+    const content = censusCsv('held-short-runs');
+    const first = env.queue({ afterFilingMs: 1 });
+    await first.start();
+    const job = first.add(await env.write('census-short.csv', content))!;
+    const done = await env.finished(first, job.id);
+    await first.stop();
+    expect(done.heldPath).toBeDefined();
+    // The next run starts and ends at once, as a --once run with nothing new does: the watch over, the original goes.
+    const next = env.queue({ afterFilingMs: 1 });
+    await next.start();
+    await next.stop();
+    expect(await gone(join(env.folder, '.payroll-held'))).toBe(true);
+    expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
+  });
+
+  it('on one drive, a refused file is not watched: the clerk is meant to fix it where it was filed', async () => {
+    env = await startQueueEnv();
+    const queue = env.queue({ afterFilingMs: 60_000 });
+    await queue.start();
+    const job = queue.add(await env.write('census-fix.csv', 'lastName,firstName\nDoe,Jane\n'))!;
+    const done = await env.finished(queue, job.id);
+    expect(done.state).toBe('rejected');
+    expect(done.archivedPath).toBeDefined();
+    expect(done.watchUntil).toBeUndefined();
+    expect(done.heldPath).toBeUndefined();
+  });
+
   it('on one drive, rows written to a filed file are said: where they are, and that they were not sent', async () => {
     env = await startQueueEnv();
     const content = censusCsv('same-drive');
@@ -230,9 +259,9 @@ describe('archive moves across volumes', () => {
     const done = await env.finished(queue, job.id);
     expect(done.heldPath).toBeUndefined();
     await appendFile(done.archivedPath!, 'Doe,Jane,same-drive-late,2020-01-31,ACTIVE\n');
-    const said = await eventually(() => errors.find((m) => /still being written/.test(m)), 30_000);
-    expect(said).toBe(`census-same.csv was still being written after it was uploaded and filed away: the rows written since were not sent; those rows are at the end of ${done.archivedPath}. `
-      + 'Export the file again once the export tool has finished; and set the stability wait in Settings above the longest pause of the export tool, or have it write under a temporary name and rename the file when it is done.');
+    const said = await eventually(() => errors.find((m) => /changed after it was uploaded/.test(m)), 30_000);
+    expect(said).toBe(`census-same.csv changed after it was uploaded and was filed away: what changed was not sent; the changed file is ${done.archivedPath}. `
+      + 'If an export tool was still writing it, export the file again once the tool has finished; and set the stability wait in Settings above the longest pause of the tool, or have it write under a temporary name and rename the file when it is done.');
     expect(queue.job(job.id)!.watchUntil).toBeUndefined();
     expect(queue.job(job.id)!.lastError).toBe(said);
   });

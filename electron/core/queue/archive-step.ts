@@ -133,12 +133,15 @@ async function writeNotes(core: QueueCore, job: Job, target: string, withErrorFi
 
 /**
  * Starts the watch for rows written after filing (filed-watch.ts): on the held original when the file was copied onto
- * another drive, else on the filed file. Its modification time is the version's: one the same bytes were rewritten
+ * another drive, else on the filed file of an uploaded job. Its modification time is the version's: one the same bytes were rewritten
  * with (seen as the same version by checksum) is not taken for a change.
  */
 async function watchAfterFiling(core: QueueCore, job: Job, target: string, holdAt: string): Promise<JobPatch> {
   const held = await lstat(holdAt).catch(() => undefined);
-  const info = held ?? (await lstat(target).catch(() => undefined));
+  // A filed file itself is watched only once uploaded: a refused file is there for the clerk to fix (docs/ui.md: fix
+  // it in the rejected folder, then put it back), and a duplicate's content was at the service already, so a change
+  // to either is no news. A held original is watched whatever the outcome: it is deleted only once it stayed unchanged.
+  const info = held ?? (job.state === 'uploaded' ? await lstat(target).catch(() => undefined) : undefined);
   if (!info?.isFile()) return { heldPath: null, watchUntil: null };
   return {
     heldPath: held ? holdAt : null,

@@ -73,22 +73,29 @@ async function keepInSight(core: QueueCore, job: Job, heldPath: string): Promise
 
 const AFTER = { uploaded: 'it was uploaded', rejected: 'it was refused', duplicate: 'it was found to be a duplicate' } as const;
 
-/** The watched file changed after filing: kept, and the clerk is told where the late rows are. */
+/**
+ * The watched file changed after filing: kept, and the clerk is told where it is. The words name what is known: the
+ * file changed (an export tool still writing it, or an edit of the filed copy); for an uploaded file, what changed was
+ * not sent. A refused or duplicate job keeps its reason as it was: this is said beside it.
+ */
 async function keepChanged(core: QueueCore, job: Job): Promise<void> {
   const name = printableName(job.name);
   const after = AFTER[job.state as keyof typeof AFTER] ?? 'it was filed';
   const filed = printableName(job.archivedPath ?? '');
-  const advice = 'Export the file again once the export tool has finished; and set the stability wait in Settings above the '
-    + 'longest pause of the export tool, or have it write under a temporary name and rename the file when it is done.';
+  const sent = job.state === 'uploaded';
   let where: string;
   if (job.heldPath) {
     const kept = printableName(await keepInSight(core, job, job.heldPath));
-    where = `${filed} holds the file as it was then; the whole file, with the later rows, is kept in ${kept}`;
+    where = `${filed} holds the file as it was then; the whole file as it is now is kept in ${kept}`;
   } else {
-    where = `those rows are at the end of ${filed}`;
+    where = `the changed file is ${filed}`;
   }
-  const note = `${name} was still being written after ${after} and filed away: the rows written since were not sent; ${where}. ${advice}`;
-  core.write(job.id, { watchUntil: null, heldPath: null, lastError: job.state === 'rejected' ? `${job.lastError ?? ''}; ${note}` : note });
+  const advice = sent
+    ? 'If an export tool was still writing it, export the file again once the tool has finished; and set the stability wait '
+      + 'in Settings above the longest pause of the tool, or have it write under a temporary name and rename the file when it is done.'
+    : 'If an export tool was still writing it, set the stability wait in Settings above the longest pause of the tool.';
+  const note = `${name} changed after ${after} and was filed away${sent ? ': what changed was not sent' : ''}; ${where}. ${advice}`;
+  core.write(job.id, { watchUntil: null, heldPath: null, ...(sent ? { lastError: note } : {}) });
   core.logger.warn(note);
   core.emit('error', new Error(note));
 }

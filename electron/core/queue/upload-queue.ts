@@ -499,14 +499,18 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       running = true;
       schedulePump();
       if (files) {
-        filedTimer = setInterval(() => {
+        const lookAtFiled = (): void => {
           if (filedCheck || closed) return;
           filedCheck = checkFiledFiles(core, mine)
             .catch((error: unknown) => logger.warn(`looking at filed files failed: ${describeError(error)}`))
             .finally(() => {
               filedCheck = undefined;
             });
-        }, FILED_CHECK_MS);
+        };
+        // At once too: a run shorter than the interval (`watch --once`) still ends the watches that are over (a held
+        // original deleted), and stop() waits for that look.
+        lookAtFiled();
+        filedTimer = setInterval(lookAtFiled, FILED_CHECK_MS);
       }
     },
     async stop() {
