@@ -8,6 +8,7 @@ import { STATUS_TITLES, errorBody } from '../../../shared';
 import type { Logger } from '../../lib/logger';
 import { CONTINUE_RE } from './expect-continue';
 import { HttpError } from './http-error';
+import { routedPath } from './routed-path';
 
 export const newTraceId = () => randomUUID().replaceAll('-', '');
 
@@ -27,20 +28,6 @@ export const MAX_URL_LENGTH = 8192;
 /** The token endpoint's errors carry OAuth's `error` code too (RFC 6749 section 5.2). */
 const TOKEN_PATH = '/oauth/v1/access-token';
 
-/** A path percent-decoded as routedPath decodes it; undefined when it holds a malformed percent-encoding. */
-export function percentDecoded(path: string): string | undefined {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The path as the router reads it (percent-decoded), so `/oauth/v1/%61ccess-token` is the token endpoint. */
-export function routedPath(url: string): string {
-  const path = url.split('?', 1)[0] ?? '';
-  return percentDecoded(path) ?? path;
-}
 const oauthExtra = (request: FastifyRequest, status: number) =>
   routedPath(request.url) === TOKEN_PATH && status >= 400 && status < 500 && status !== 401 ? { error: 'invalid_request' as const } : {};
 

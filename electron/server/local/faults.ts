@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerClaims } from '../auth/bearer';
 import type { ServerContext } from '../context';
 import { getFile } from '../files/files-repo';
-import { routedPath } from '../http/error-handling';
+import { routedPath } from '../http/routed-path';
 import { HttpError } from '../http/http-error';
 import { faultStore } from './fault-store';
 import { noteDropped } from './request-log';

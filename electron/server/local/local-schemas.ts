@@ -1,7 +1,7 @@
 /** The zod contract of the local server's own endpoints under /local/v1 (docs/service-decisions.md §8). */
 import { z } from 'zod';
 import { IMPORT_STATUSES, LIMITS, RECORD_KINDS, webhookSecretSchema } from '../../../shared';
-import { percentDecoded } from '../http/error-handling';
+import { percentDecoded } from '../http/routed-path';
 
 const intParam = (name: string, min: number, max: number) =>
   z.string()
