@@ -4,6 +4,7 @@
  * a device is refused before anything is read (a pipe with no writer would otherwise hold the command forever).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { otherFileKind } from '../lib/file-kind';
 import { describeError, errorCode } from '../lib/fs-errors';
 
 export class GivenFileError extends Error {
@@ -38,10 +39,9 @@ function openProblem(error: unknown): string {
 }
 
 function kindProblem(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined;
-  if (stats.isDirectory()) return 'is a folder, not a file: name the file itself';
-  if (stats.isFIFO()) return 'is a named pipe, not a saved file; give a file';
-  return 'is not a regular file (a device or a socket); give a saved file';
+  const kind = otherFileKind(stats);
+  if (kind === undefined) return undefined;
+  return kind === 'a folder' ? 'is a folder, not a file: name the file itself' : `is ${kind}, not a saved file; give a saved file`;
 }
 
 /** The file's bytes, at most `maxBytes` of them (a bigger file is refused with its size), and its stats. */

@@ -3,6 +3,7 @@ import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/settings.schema';
+import { otherFileKind } from '../../lib/file-kind';
 import { PRIVATE_FILE_MODE, makePrivateDir, makePrivateFile } from '../../lib/private-files';
 import { isPlainObject, mergePatch } from './merge-patch';
 import { SettingsFileError, SettingsValidationError, SettingsWriteError, formatIssues } from './settings-errors';
@@ -59,8 +60,8 @@ function checkSettingsFile(file: string): void {
     return;
   }
   const where = path.resolve(file);
-  if (stats.isDirectory()) throw new SettingsFileError(where, ['it is a folder, not a file']);
-  if (!stats.isFile()) throw new SettingsFileError(where, [`it is ${stats.isFIFO() ? 'a named pipe' : 'a device or a socket'}, not a saved file`]);
+  const kind = otherFileKind(stats);
+  if (kind) throw new SettingsFileError(where, [kind === 'a folder' ? 'it is a folder, not a file' : `it is ${kind}, not a saved file`]);
   if (stats.size > SETTINGS_FILE_MAX_BYTES) {
     throw new SettingsFileError(where, [`it has ${stats.size} bytes, far more than settings take (at most ${SETTINGS_FILE_MAX_BYTES}): it is not a settings file`]);
   }

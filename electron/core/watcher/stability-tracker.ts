@@ -2,6 +2,7 @@ import { lstat, open } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from '../../lib/logger';
+import { otherFileKind } from '../../lib/file-kind';
 import { printableName } from '../../lib/printable-name';
 import { busyBackoffMs, classifyFsError, describeError, errorCode } from '../../lib/fs-errors';
 
@@ -54,8 +55,7 @@ type Pending = {
 
 /** Why a path that is not a regular file is refused. */
 export function notRegular(info: Stats): string {
-  const what = info.isSymbolicLink() ? 'a symbolic link' : info.isFIFO() ? 'a named pipe'
-    : info.isSocket() ? 'a socket' : info.isBlockDevice() || info.isCharacterDevice() ? 'a device' : 'not a regular file';
+  const what = otherFileKind(info) ?? 'a regular file';
   const unread = info.isSymbolicLink() ? 'the link itself was moved here; its target was never read' : 'it was moved here unread';
   return `it is ${what}, not a regular file: only files exported into the folder itself are uploaded (${unread})`;
 }
