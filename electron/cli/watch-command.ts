@@ -87,11 +87,17 @@ export async function watchCommand(args: string[]): Promise<number> {
   const logger = createLogger('watch');
   const json = Boolean(values.json);
   let detach: () => void = () => undefined;
+  // Ends the run in order, as Ctrl+C does: set below, once the run can stop; a closed output (the reader went away)
+  // or a lost lock before then stops it as soon as it can.
+  let stopEarly = false;
+  let interrupt: () => void = () => {
+    stopEarly = true;
+  };
   const session = await openCliSession(ctx, {
     env: values.env, baseUrl: values['base-url'], folder, embedLocal: true,
     ...(values.once ? { retry: { giveUp: true, failAfter: 5, maxMs: 30_000 } } : {}),
   }, logger, (opened) => {
-    detach = attachOutput(opened, { json, tty: Boolean(process.stderr.isTTY) && !json });
+    detach = attachOutput(opened, { json, tty: Boolean(process.stderr.isTTY) && !json }, process.stdout, process.stderr, () => interrupt());
   });
   const profile = session.profile();
   // In local mode the clerk sees what the service made of each file: rows accepted and refused, with reasons.
@@ -131,23 +137,20 @@ export async function watchCommand(args: string[]): Promise<number> {
   // or two would work on one journal's claims.
   let lockLost = false;
   const dataDir = resolve(ctx.dataDir);
-  let stopLost: () => void = () => undefined;
   const unsubscribe = whenLockLost((lost) => {
     if (lockLost || resolve(dirname(lost.path)) !== dataDir) return;
     // The session says why (an error event: a warning line, or a JSON line with --json); the run ends with exit code 1.
     lockLost = true;
     process.stderr.write('payroll-uploader watch: stopped, as the data folder\'s lock was lost (its error message says why)\n');
-    stopLost();
+    interrupt();
   });
   const stopped = new Promise<void>((done) => {
     const onSignal = () => {
       interrupted = true;
       done();
     };
-    stopLost = () => {
-      interrupted = true;
-      done();
-    };
+    interrupt = onSignal;
+    if (stopEarly) onSignal();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });

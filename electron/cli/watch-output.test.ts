@@ -32,7 +32,7 @@ describe('watch output', () => {
     const events = createTypedEmitter<SessionEvents>(() => undefined);
     const out = sink();
     const err = sink();
-    const detach = attachOutput({ on: events.on }, { json: false, tty: true }, out.stream, err.stream);
+    const detach = attachOutput({ on: events.on }, { json: false, tty: true }, out.stream, err.stream, () => undefined);
     const written: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       written.push(`${err.text().length}:${String(chunk)}`);
@@ -52,7 +52,7 @@ describe('watch output', () => {
     const events = createTypedEmitter<SessionEvents>(() => undefined);
     const out = sink();
     const err = sink();
-    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream);
+    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream, () => undefined);
     const logged: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       logged.push(String(chunk));
@@ -78,7 +78,7 @@ describe('watch output', () => {
     const events = createTypedEmitter<SessionEvents>(() => undefined);
     const out = sink();
     const err = sink();
-    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream);
+    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream, () => undefined);
     const done = job({
       archivedAt: Date.now(), archivedPath: '/f/uploaded/census.csv', importId: 'imp-1', warningCount: 1,
       warnings: [{ line: 7, message: 'hireDate: not a real date' }], warningsPath: '/f/uploaded/census.warnings.txt',
@@ -96,7 +96,7 @@ describe('watch output', () => {
     const events = createTypedEmitter<SessionEvents>(() => undefined);
     const out = sink();
     const err = sink();
-    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream);
+    const detach = attachOutput({ on: events.on }, { json: false, tty: false }, out.stream, err.stream, () => undefined);
     events.emit('folder', { folder: '/f', state: 'missing' });
     events.emit('folder', { folder: '/f', state: 'watching' });
     events.emit('folder', { folder: '/f', state: 'missing' });

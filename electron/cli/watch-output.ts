@@ -29,12 +29,6 @@ export function describeResult(job: Job): string {
 const JSON_EVENTS = { job: 'job', progress: 'progress', result: 'result', batch: 'batch', folder: 'folder', ignored: 'ignored', warning: 'notice', error: 'error' } as const;
 
 /**
- * What a closed output does: the reader went away (`watch --json | head -1`), so the run stops as Ctrl+C would stop
- * it, in order: files already claimed resume at the next start.
- */
-const stopAsInterrupted = () => process.kill(process.pid, 'SIGTERM');
-
-/**
  * Write errors of the output streams: a reader that closed its end of a pipe (EPIPE) stops the run quietly through
  * `onClosed`, once; without a listener the stream's 'error' event would end the process with a stack trace. The
  * listener stays after the output is detached: a stream says a failed write a moment later, which may be after.
@@ -56,12 +50,16 @@ function watchForClosedOutput(streams: NodeJS.WritableStream[], onClosed: () => 
   };
 }
 
+/**
+ * Shows the session's events on `out` and `err`. `onClosed` is what a closed output does: the reader went away
+ * (`watch --json | head -1`), so the caller stops the run as Ctrl+C would, in order.
+ */
 export function attachOutput(
   session: Pick<Session, 'on'>,
   mode: { json: boolean; tty: boolean },
-  out: NodeJS.WritableStream = process.stdout,
-  err: NodeJS.WritableStream = process.stderr,
-  onClosed: () => void = stopAsInterrupted,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+  onClosed: () => void,
 ): () => void {
   const offs: (() => void)[] = [watchForClosedOutput([out, err], onClosed)];
   if (mode.json) {
