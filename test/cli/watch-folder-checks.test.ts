@@ -76,6 +76,26 @@ describe('payroll-uploader watch: a folder it cannot read, a file given as the f
     }
   }, 180_000);
 
+  it('a folder it may not list that is then removed is shown as missing, no longer as unreadable', async () => {
+    const env = uploaderEnv(await folder());
+    const closed = await folder();
+    await chmod(closed, 0o000);
+    const watch = startCli(['watch', closed, '--base-url', server.url, '--json'], env, OBEYING_FILE_MODES);
+    try {
+      const states = () => watch.events.filter((e) => e.event === 'folder').map((e) => e.data.state);
+      await eventually(() => states().includes('unreadable') || undefined, 60_000);
+      await chmod(closed, 0o700);
+      await rm(closed, { recursive: true });
+      // The folder check runs every second: the clerk is told to connect the drive, not to ask for access.
+      await eventually(() => states().includes('missing') || undefined, 30_000);
+      expect(states()).toEqual(['unreadable', 'missing']);
+      expect(watch.stderr()).toContain(`Watched folder "${closed}" is not available (it does not exist)`);
+    } finally {
+      watch.child.kill('SIGTERM');
+      await watch.exited;
+    }
+  }, 180_000);
+
   it('a folder closed to it while it watches is said once, and said to be over when it can be read again', async () => {
     const env = uploaderEnv(await folder());
     // Found at the next sweep (chokidar says nothing of a change of mode): a sweep every second.

@@ -277,8 +277,8 @@ export function createSession(options: SessionOptions): Session {
   const emitFromUploader = <K extends keyof UploaderEvents>(name: K, payload: UploaderEvents[K]): void => {
     if (name === 'notice') events.emit('warning', payload as string);
     else if (name === 'presence') {
-      const { folder, present } = payload as UploaderEvents['presence'];
-      watch.presence(folder, present);
+      const { folder, present, unreadable } = payload as UploaderEvents['presence'];
+      watch.presence(folder, present, unreadable);
     } else {
       // Said before the folder counts as gone, so the state it leads to names the reason.
       if (name === 'error' && payload instanceof UnreadableFolderError) watch.unreadable(payload.folder);

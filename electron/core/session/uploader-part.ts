@@ -20,7 +20,7 @@ export type UploaderEvents = QueueEvents & {
   /** A file in the watched folder that is not a CSV export (said once per file). */
   ignored: { path: string; name: string };
   /** The watched folder disappeared or came back. */
-  presence: { folder: string; present: boolean };
+  presence: { folder: string; present: boolean; unreadable?: boolean };
   /** The watcher handed a file at this path over (stable, or refused unread): `watch --once` counts these. */
   taken: { path: string };
   /**
@@ -206,7 +206,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
       w.on('refused', (file) => claimAndTake({ path: file.path, name: file.name, size: 0, mtimeMs: 0 }, w, file.reason));
       w.on('ignored', (file) => emit('ignored', file));
       w.on('error', (error) => emit('error', error));
-      w.on('folder', ({ present }) => emit('presence', { folder, present }));
+      w.on('folder', ({ present, unreadable }) => emit('presence', { folder, present, ...(unreadable !== undefined ? { unreadable } : {}) }));
       watcher = w;
       await claims.watch(resolve(folder), (claimed) => void take(claimed, watcher), (path) => queue.knows(path)).catch((error: unknown) => {
         claimsFail(claimProblem(resolve(folder), error), undefined, error);

@@ -24,7 +24,8 @@ export type WatchPart = {
   /** The service changed to one uploads cannot go to (no base URL...): the watch stops until `reopen` can open it. */
   suspend(): Promise<FolderState>;
   /** The watcher saw the folder go or come back. */
-  presence(folder: string, present: boolean): void;
+  /** The folder came or went; `unreadable` (when known) whether it is there but may not be listed. */
+  presence(folder: string, present: boolean, unreadable?: boolean): void;
   /** The watcher found that this user may not list the folder (said before the folder counts as gone). */
   unreadable(folder: string): void;
 };
@@ -156,10 +157,12 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
       mode = 'stopped';
       return announce();
     }),
-    presence(folder, now) {
-      if (folder !== watching || now === present) return;
+    presence(folder, now, cannotList) {
+      // Unreadable is said by the folder's error before it counts as gone; here it only ends (there, or removed).
+      const nowUnreadable = now ? false : cannotList ?? unreadable;
+      if (folder !== watching || (now === present && nowUnreadable === unreadable)) return;
       present = now;
-      if (now) unreadable = false;
+      unreadable = nowUnreadable;
       if (!opening) announce();
     },
     unreadable(folder) {

@@ -29,7 +29,9 @@ export type { FolderWatcherOptions } from './watcher-options';
  *   after being reported is reported again, so the consumer (the durable queue) must dedup by path+size+mtime.
  * - `error`: something the user may need to know (a file stayed locked, the folder is a file); the watcher keeps
  *   running. A folder this user may not list is an UnreadableFolderError, said before the `folder` event it causes.
- * - `folder`: the watched folder disappeared or cannot be listed (`present: false`), or came back (`present: true`).
+ * - `folder`: the watched folder disappeared or cannot be listed (`present: false`, with `unreadable` when it is there
+ *   but this user may not list it), or came back (`present: true`). An absent folder that becomes unreadable, or stops
+ *   being unreadable (it was removed meanwhile), is said again.
  */
 export type FolderWatcherEvents = {
   stable: StableFile;
@@ -38,7 +40,7 @@ export type FolderWatcherEvents = {
   /** A file in the folder that is not a CSV export (e.g. payroll.xlsx): reported once per name while it stays. */
   ignored: { path: string; name: string };
   error: Error;
-  folder: { present: boolean };
+  folder: { present: boolean; unreadable?: boolean };
 };
 
 /** Watches one folder's top level for CSV files that have finished being written. Never throws into callers' events. */
@@ -174,6 +176,9 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   const becomeAbsent = async (why: string, problem?: Error): Promise<void> => {
     const wasPresent = present;
     const sameReason = why === absentWhy;
+    const unreadable = why === UNREADABLE;
+    // Not listed, or not there: the clerk's remedy differs (access to ask for, a drive to connect), so a change is news.
+    const newKind = wasPresent !== false || unreadable !== (absentWhy === UNREADABLE);
     absentWhy = why;
     present = false;
     identity = undefined;
@@ -185,10 +190,10 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     const told = problem !== undefined && !sameReason && running;
     if (told) reportError(problem);
     else if (sameReason && wasPresent === false) logger.debug(`Watched folder "${root}" is still not available (${why})`);
-    if (wasPresent !== false && running) {
+    if (newKind && running) {
       // The problem's own words already say it.
       if (!told) logger.warn(`Watched folder "${root}" is not available (${why}); waiting for it to come back`);
-      emitter.emit('folder', { present: false });
+      emitter.emit('folder', { present: false, unreadable });
     }
   };
 
