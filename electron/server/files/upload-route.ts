@@ -1,9 +1,9 @@
 /**
  * PUT /uploads/:fileId: the second half of the file handshake. No bearer token: the signed address
- * is the permission. The body is streamed to a temporary file while its MD5 is computed, never held
- * in memory; only a complete file with the declared checksum is kept.
+ * is the permission. The body is streamed to a temporary file while its MD5 is computed (on a thread of its own,
+ * beside the event loop), never held in memory; only a complete file with the declared checksum is kept.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../../shared';
 import type { ServerContext } from '../context';
+import { md5OnThread } from '../../lib/md5-thread';
 import { PRIVATE_FILE_MODE } from '../../lib/private-files';
 import { BODY_STALL_MS } from '../http/body-stall';
 import { HttpError } from '../http/http-error';
@@ -109,7 +110,7 @@ const STALLED = Symbol('stalled');
  * A stall is answered (408, then the connection closed) rather than cut: the client learns why.
  */
 async function receiveBody(request: FastifyRequest, path: string, stallMs: number): Promise<{ md5: string; size: number }> {
-  const hash = createHash('md5');
+  const hash = md5OnThread();
   const out = createWriteStream(path, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   let failed: Error | undefined;
   out.on('error', (error) => {
@@ -139,15 +140,17 @@ async function receiveBody(request: FastifyRequest, path: string, stallMs: numbe
       size += chunk.length;
       if (size > LIMITS.fileBytes) throw new TooLarge();
       if (failed) throw failed;
-      hash.update(chunk);
+      const hashing = hash.update(chunk);
       if (!out.write(chunk)) await once(out, 'drain');
+      if (hashing) await hashing;
     }
     await new Promise<void>((resolve, reject) => {
       out.end((error?: Error | null) => (error ? reject(error) : resolve()));
     });
     if (failed) throw failed;
-    return { md5: hash.digest('hex'), size };
+    return { md5: await hash.digest(), size };
   } catch (error) {
+    hash.drop();
     clearTimeout(timer);
     out.destroy();
     await rm(path, { force: true });
