@@ -9,6 +9,13 @@ import type { BridgeEventMessage } from '../../../shared/bridge';
 
 const KEEP = 2_000;
 const HEARTBEAT_MS = 15_000;
+/**
+ * A stream that stops reading (a frozen tab, a hung script) is dropped once its unsent events pass this many bytes, or
+ * once it has not caught up for BEHIND_MS: otherwise the process would keep every event for it, without end. A dropped
+ * page reconnects with Last-Event-ID and gets what it missed from the kept events, or refetches.
+ */
+export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+export const BEHIND_MS = 30_000;
 /** How soon EventSource tries again after a break. */
 const RETRY_MS = 1_000;
 
@@ -30,13 +37,32 @@ export function createEventStream(): EventStream {
   const counts: Record<string, number> = {};
   let seq = 0;
 
-  const write = (response: ServerResponse, text: string, event: string): void => {
-    counts[event] = (counts[event] ?? 0) + 1;
-    response.write(text);
+  /** When each stream that has not taken all it was sent fell behind. */
+  const behindSince = new Map<ServerResponse, number>();
+  const forget = (response: ServerResponse) => {
+    open.delete(response);
+    behindSince.delete(response);
   };
-  const heartbeat = setInterval(() => {
-    for (const response of open) response.write(': keep-alive\n\n');
-  }, HEARTBEAT_MS);
+  const send = (response: ServerResponse, text: string): void => {
+    if (response.write(text) || behindSince.has(response)) return;
+    behindSince.set(response, Date.now());
+    response.once('drain', () => behindSince.delete(response));
+  };
+  /** Sends to every open stream, dropping those that stopped reading first. */
+  const sendAll = (text: string, event?: string): void => {
+    const now = Date.now();
+    for (const response of open) {
+      const since = behindSince.get(response);
+      if (response.writableLength > MAX_UNSENT_BYTES || (since !== undefined && now - since > BEHIND_MS)) {
+        forget(response);
+        response.destroy();
+        continue;
+      }
+      if (event !== undefined) counts[event] = (counts[event] ?? 0) + 1;
+      send(response, text);
+    }
+  };
+  const heartbeat = setInterval(() => sendAll(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
 
   return {
@@ -45,7 +71,7 @@ export function createEventStream(): EventStream {
       const text = `id: ${run}-${seq}\nevent: ${message.event}\ndata: ${JSON.stringify(message.payload)}\n\n`;
       kept.push({ seq, text, event: message.event });
       if (kept.length > KEEP) kept.shift();
-      for (const response of open) write(response, text, message.event);
+      sendAll(text, message.event);
     },
     attach(request, response) {
       response.writeHead(200, {
@@ -58,12 +84,15 @@ export function createEventStream(): EventStream {
       const last = String(request.headers['last-event-id'] ?? '');
       const [lastRun, lastSeq] = last.split('-');
       if (lastRun === run && lastSeq !== undefined && /^\d+$/.test(lastSeq)) {
-        for (const entry of kept) if (entry.seq > Number(lastSeq)) write(response, entry.text, entry.event);
+        for (const entry of kept) {
+          if (entry.seq <= Number(lastSeq)) continue;
+          counts[entry.event] = (counts[entry.event] ?? 0) + 1;
+          send(response, entry.text);
+        }
       }
       open.add(response);
-      const forget = () => open.delete(response);
-      request.on('close', forget);
-      response.on('close', forget);
+      request.on('close', () => forget(response));
+      response.on('close', () => forget(response));
     },
     sent: () => ({ ...counts }),
     clients: () => open.size,
@@ -71,6 +100,7 @@ export function createEventStream(): EventStream {
       clearInterval(heartbeat);
       for (const response of open) response.end();
       open.clear();
+      behindSince.clear();
     },
   };
 }
