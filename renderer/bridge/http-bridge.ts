@@ -1,7 +1,8 @@
 /**
  * The bridge in browser mode: methods are POSTs to /bridge/<method>, events arrive over Server-Sent Events. The
- * session cookie (set when the page was opened with a one-time sign-in address) authenticates both; no secret is
- * handled here. EventSource reconnects by itself and resends the last event id, so no event is lost across a short
+ * bridge key the sign-in page kept in this origin's storage authenticates both (sent as a header, and in the event
+ * stream's address, as EventSource sends no headers); the session cookie only opens the pages, since a browser sends
+ * it to every server on this host, whatever its port. EventSource reconnects by itself and resends the last event id, so no event is lost across a short
  * break; after a long break (the server restarted) the screens refetch on the `reconnect` callback.
  */
 import {
@@ -24,7 +25,18 @@ export type HttpBridgeOptions = {
   onReconnect?: () => void;
   /** Called when the event stream opens (true) or breaks (false): while it is broken, what is shown may be stale. */
   onConnectionChange?: (connected: boolean) => void;
+  /** The bridge key; default the one the sign-in page kept in this origin's storage. */
+  bridgeKey?: () => string | null;
 };
+
+function storedBridgeKey(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(BRIDGE_HTTP.keyStorage) ?? null;
+  } catch {
+    // Storage refused (a browser set to block it): the server then says this page is not signed in.
+    return null;
+  }
+}
 
 export type HttpBridge = BridgeApi & {
   /** Ends the event stream. */
@@ -40,6 +52,7 @@ function transportError(message: string): BridgeError {
 export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const bridgeKey = options.bridgeKey ?? storedBridgeKey;
   const listeners = new Map<BridgeEventName, Set<Listener>>();
   let source: EventSource | undefined;
   let open = false;
@@ -63,7 +76,9 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     if (source || closed) return;
     // Looked up on first use, so the client can be made where no EventSource exists (Node, until a listener is added).
     const Source = options.EventSource ?? globalThis.EventSource;
-    const es = new Source(`${base}${BRIDGE_HTTP.events}`, { withCredentials: true });
+    const key = bridgeKey();
+    const query = key === null ? '' : `?${BRIDGE_HTTP.keyParam}=${encodeURIComponent(key)}`;
+    const es = new Source(`${base}${BRIDGE_HTTP.events}${query}`, { withCredentials: true });
     source = es;
     es.onopen = () => {
       open = true;
@@ -89,6 +104,11 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     for (const name of BRIDGE_EVENT_NAMES) es.addEventListener(name, (message) => dispatch(name, (message as MessageEvent<string>).data));
   };
 
+  const keyHeader = (): Record<string, string> => {
+    const key = bridgeKey();
+    return key === null ? {} : { [BRIDGE_HTTP.keyHeader]: key };
+  };
+
   return {
     platform: 'browser',
     async call<M extends BridgeMethodName>(method: M, request: BridgeRequest<M>): Promise<BridgeResponse<M>> {
@@ -97,7 +117,7 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
         response = await doFetch(`${base}${BRIDGE_HTTP.methods}${method}`, {
           method: 'POST',
           credentials: 'same-origin',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...keyHeader() },
           body: JSON.stringify(request ?? {}),
         });
       } catch (error) {

@@ -172,7 +172,18 @@ export type BridgeApi = {
 /** IPC channels of the Electron transport. */
 export const BRIDGE_IPC = { call: 'payroll:call', event: 'payroll:event' } as const;
 /** Paths of the browser-mode transport: POST `${method}` under `methods`, Server-Sent Events at `events`. */
-export const BRIDGE_HTTP = { methods: '/bridge/', events: '/bridge/events' } as const;
+export const BRIDGE_HTTP = {
+  methods: '/bridge/',
+  events: '/bridge/events',
+  /**
+   * The page's bridge key (given once, at sign-in): sent in this header with every method, and as this query parameter
+   * on the event stream (EventSource sends no headers of its own). Kept by the page in its origin's storage under
+   * `keyStorage`.
+   */
+  keyHeader: 'x-payroll-bridge-key',
+  keyParam: 'key',
+  keyStorage: 'payroll-bridge-key',
+} as const;
 /** What an IPC reply or an HTTP answer carries. */
 export type BridgeReply<M extends BridgeMethodName> =
   | { ok: true; result: BridgeResponse<M> }

@@ -85,7 +85,10 @@ describe('HTTP bridge', () => {
     const code = address.searchParams.get('code') as string;
     const first = await raw(port, { path: `${address.pathname}${address.search}`, headers: host() });
     expect(first.status).toBe(200);
-    expect(first.body).toContain(`<meta http-equiv="refresh" content="0; url='/'">`);
+    // The page keeps its bridge key and moves on to the clean address.
+    expect(first.body).toContain('<a href="/">');
+    const bridgeKey = /<meta name="payroll-bridge-key" content="([\w-]+)">/.exec(first.body)?.[1] as string;
+    expect(bridgeKey).toMatch(/^[\w-]{43}$/);
     expect(first.headers['cache-control']).toBe('no-store');
     const cookie = String(first.headers['set-cookie']);
     expect(cookie).toContain('HttpOnly');
@@ -95,6 +98,16 @@ describe('HTTP bridge', () => {
     const session = pair.slice(pair.indexOf('=') + 1);
     expect(session).not.toBe(code);
     expect(session).not.toBe(engine.server.token);
+    expect(bridgeKey).not.toBe(session);
+    // The cookie opens the pages; the bridge needs the key, which no browser sends by itself.
+    const call = { method: 'POST', path: '/bridge/settings.get', body: '{}' };
+    expect((await raw(port, { ...call, headers: { ...host(), ...json, cookie: pair } })).status).toBe(401);
+    expect((await raw(port, { ...call, headers: { ...host(), ...json, 'x-payroll-bridge-key': bridgeKey } })).status).toBe(200);
+    expect((await raw(port, { ...call, headers: { ...host(), ...json, 'x-payroll-bridge-key': session } })).status).toBe(401);
+    // The script that keeps it is served to anyone: it holds nothing.
+    const script = await raw(port, { path: '/signed-in.js', headers: host() });
+    expect(script.status).toBe(200);
+    expect(script.body).toContain('localStorage.setItem');
     const page = await raw(port, { path: '/', headers: { ...host(), cookie: pair } });
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");

@@ -4,6 +4,8 @@
  * browser's history then opens nothing for anyone else, and says how to get a new one. The browser's session cookie is
  * neither the code nor the token; the token stays a bearer for scripts, which can ask for new addresses with it.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, openPage } from '../helpers/browser';
@@ -114,6 +116,43 @@ describe('signing a browser in to browser mode', () => {
     expect((await post({ cookie: `${session?.name}=${session?.value}` })).status).toBe(401);
     // The token still works as a bearer, for the whole run.
     expect((await callBridge(app, 'settings.get')).status).toBe(200);
+  }, 60_000);
+
+  it('gives another web server on this host, which the browser sends the cookie to, nothing that opens the engine', async () => {
+    const page = await freshPage();
+    await page.goto(await signInUrl(app));
+    await page.waitForURL(`${app.origin}/`);
+    await appShown(page);
+    // Any other local web server the clerk's browser visits (a developer's tool, another user's server on a shared
+    // machine): cookies are kept apart by host, not by port, so it receives the session cookie.
+    let received = '';
+    const other = createServer((request, response) => {
+      received = request.headers.cookie ?? '';
+      response.end('another site');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      expect(received).toMatch(new RegExp(`^payroll_ui_${app.port}=`));
+    } finally {
+      other.close();
+    }
+    // Replayed, the cookie opens the pages only: not the engine's methods, not its event stream.
+    const headers = { cookie: received, 'content-type': 'application/json' };
+    const call = await fetch(`${app.origin}/bridge/settings.get`, { method: 'POST', headers, body: '{}' });
+    expect(call.status).toBe(401);
+    expect(await call.json()).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect((await fetch(`${app.origin}/bridge/localServer.credentials`, { method: 'POST', headers, body: '{}' })).status).toBe(401);
+    expect((await fetch(`${app.origin}/bridge/events`, { headers: { cookie: received } })).status).toBe(401);
+    expect((await fetch(`${app.origin}/`, { headers: { cookie: received } })).status).toBe(200);
+    // The page itself, with the key only it holds (in its origin's storage), still reaches the engine.
+    await page.goto(`${app.origin}/`);
+    await appShown(page);
+    const key = await page.evaluate(() => localStorage.getItem('payroll-bridge-key'));
+    expect(key).toMatch(/^[\w-]{43}$/);
+    expect(received).not.toContain(key);
+    const withKey = await fetch(`${app.origin}/bridge/settings.get`, { method: 'POST', headers: { ...headers, 'x-payroll-bridge-key': key! }, body: '{}' });
+    expect(withKey.status).toBe(200);
   }, 60_000);
 
   it('keeps the token and the codes out of standard error', () => {

@@ -5,7 +5,11 @@
  * - sign-in codes: the address a browser opens carries one. That address stays in the browser's history and its
  *   address-bar suggestions, so a code signs in once, and only within SIGN_IN_CODE_TTL_MS of being made.
  * - sessions: using a code gives the browser a cookie holding a new session id (neither the code nor the token),
- *   valid until the run ends.
+ *   valid until the run ends. The cookie opens the pages only: a browser sends it to every server on the same host,
+ *   whatever its port, so any other local web server the browser visits would receive it.
+ * - bridge keys: using a code also gives the page a key of its own, which the page keeps in its origin's storage (no
+ *   other port can read it) and sends with every bridge call and on the event stream. It opens the bridge; nothing
+ *   sends it without the page.
  * Codes and sessions are kept as SHA-256 digests and looked up by digest, so the time a lookup takes says nothing about
  * how close a guess came; the token is compared in constant time.
  */
@@ -30,9 +34,13 @@ export type SignIns = {
   tokenMatches(given: string): boolean;
   /** A new one-time sign-in code. */
   newCode(): string;
-  /** Uses the code up: a new session id when it was made here, not used yet and not expired; otherwise undefined. */
-  redeem(code: string): string | undefined;
+  /**
+   * Uses the code up: a new session id (for the cookie) and bridge key (for the page) when it was made here, not used
+   * yet and not expired; otherwise undefined.
+   */
+  redeem(code: string): { session: string; bridgeKey: string } | undefined;
   sessionValid(session: string): boolean;
+  bridgeKeyValid(key: string): boolean;
 };
 
 export type SignInsOptions = {
@@ -48,6 +56,7 @@ export function createSignIns(options: SignInsOptions = {}): SignIns {
   /** Digest (hex) of each code not used yet, with when it stops working. */
   const codes = new Map<string, number>();
   const sessions = new Set<string>();
+  const bridgeKeys = new Set<string>();
   const key = (secret: string) => digest(secret).toString('hex');
   return {
     token,
@@ -65,9 +74,12 @@ export function createSignIns(options: SignInsOptions = {}): SignIns {
       codes.delete(k);
       if (expires === undefined || expires <= now()) return undefined;
       const session = newSecret();
+      const bridgeKey = newSecret();
       sessions.add(key(session));
-      return session;
+      bridgeKeys.add(key(bridgeKey));
+      return { session, bridgeKey };
     },
     sessionValid: (session) => sessions.has(key(session)),
+    bridgeKeyValid: (bridgeKey) => bridgeKeys.has(key(bridgeKey)),
   };
 }

@@ -1,10 +1,13 @@
 /**
- * Who may talk to the browser-mode server: a browser signed in with a one-time address (its session cookie), or a
- * script with the run's token (see sign-ins.ts). The address's code is traded for an HttpOnly, SameSite=Strict cookie
- * holding a new session id, and the page moves on to a clean address. Host and Origin must name this server itself,
- * which shuts out DNS rebinding (a foreign name resolving to 127.0.0.1) and other sites' pages.
+ * Who may talk to the browser-mode server: a browser signed in with a one-time address, or a script with the run's
+ * token (see sign-ins.ts). The address's code is traded for an HttpOnly, SameSite=Strict cookie holding a new session
+ * id, which opens the pages, and a bridge key the page keeps, which opens the bridge: a browser sends the cookie to any
+ * server on 127.0.0.1, whatever its port, so the cookie alone must not be enough to call the engine. Host and Origin
+ * must name this server itself, which shuts out DNS rebinding (a foreign name resolving to 127.0.0.1) and other sites'
+ * pages.
  */
 import type { IncomingMessage } from 'node:http';
+import { BRIDGE_HTTP } from '../../../shared/bridge';
 import type { SignIns } from './sign-ins';
 
 export type UiAuth = {
@@ -20,8 +23,13 @@ export type UiAuth = {
    * sends it there from a file:// page, which the browser counts as cross-site. Without an unused code it does nothing.
    */
   signInAllowed(request: IncomingMessage): boolean;
-  /** A session cookie, or an Authorization: Bearer header with the token. */
+  /** For the pages: a session cookie, or an Authorization: Bearer header with the token. */
   authenticated(request: IncomingMessage): boolean;
+  /**
+   * For the bridge's methods and events: the page's bridge key (in its header, or in the event stream's query), or an
+   * Authorization: Bearer header with the token. The cookie is not enough.
+   */
+  bridgeAllowed(request: IncomingMessage, url: URL): boolean;
   /** The Authorization: Bearer header carries the token (a cookie is not enough). */
   bearer(request: IncomingMessage): boolean;
 };
@@ -58,6 +66,12 @@ export function createUiAuth(port: number, signIns: SignIns): UiAuth {
     authenticated(request) {
       const session = cookieValue(request.headers.cookie, cookieName);
       return (session !== undefined && signIns.sessionValid(session)) || bearer(request);
+    },
+    bridgeAllowed(request, url) {
+      const header = request.headers[BRIDGE_HTTP.keyHeader];
+      const key = typeof header === 'string' ? header
+        : url.pathname === BRIDGE_HTTP.events ? url.searchParams.get(BRIDGE_HTTP.keyParam) ?? undefined : undefined;
+      return (key !== undefined && signIns.bridgeKeyValid(key)) || bearer(request);
     },
     bearer,
   };

@@ -10,7 +10,7 @@ import { HTTP_STATUS, type BridgeHandlers } from '../../core/bridge';
 import { createLogger, type Logger } from '../../lib/logger';
 import { createEventStream, type EventStream } from './event-stream';
 import { staticFile } from './static-files';
-import { NOT_SIGNED_IN_MESSAGE, signedInPage, USED_ADDRESS_MESSAGE } from './sign-in-page';
+import { NOT_SIGNED_IN_MESSAGE, SIGNED_IN_SCRIPT, SIGNED_IN_SCRIPT_PATH, signedInPage, USED_ADDRESS_MESSAGE } from './sign-in-page';
 import { createSignIns, SIGN_IN_CODE_TTL_MS, type SignIns } from './sign-ins';
 import { createUiAuth, type UiAuth } from './ui-auth';
 
@@ -135,13 +135,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
     if (code !== null) {
       // Used up whatever happens next: the address stays in the browser's history, where it must open nothing.
-      const session = signIns.redeem(code);
+      const signedIn = signIns.redeem(code);
       url.searchParams.delete('code');
       // Never `//host/...`: that would lead elsewhere.
       const target = `${url.pathname.replace(/^\/+/, '/')}${url.search}`;
-      if (session) {
-        return send(response, 200, signedInPage(target), {
-          'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP, 'set-cookie': a.cookie(session),
+      if (signedIn) {
+        return send(response, 200, signedInPage(target, signedIn.bridgeKey), {
+          'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP,
+          'set-cookie': a.cookie(signedIn.session),
         });
       }
       // An old address from the history in a browser signed in already: just the app.
@@ -153,7 +154,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       if (!a.bearer(request)) return refuse(request, response, 401, 'unauthorized', 'a new sign-in address needs the token payroll-uploader ui printed, as Authorization: Bearer');
       return sendJson(response, 200, { ok: true, result: { url: signInUrl(), expiresInSeconds: SIGN_IN_CODE_TTL_MS / 1000 } });
     }
-    if (!a.authenticated(request)) return refuse(request, response, 401, 'unauthorized', NOT_SIGNED_IN_MESSAGE);
+    // Nothing secret: what the signed-in page runs, before the app's own pages.
+    if (url.pathname === SIGNED_IN_SCRIPT_PATH && request.method === 'GET') {
+      return send(response, 200, SIGNED_IN_SCRIPT, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+    }
+    const bridge = url.pathname === BRIDGE_HTTP.events || url.pathname.startsWith(BRIDGE_HTTP.methods);
+    if (!(bridge ? a.bridgeAllowed(request, url) : a.authenticated(request))) {
+      return refuse(request, response, 401, 'unauthorized', NOT_SIGNED_IN_MESSAGE);
+    }
 
     if (url.pathname === BRIDGE_HTTP.events) {
       if (request.method !== 'GET') return send(response, 405, '', { allow: 'GET' });
