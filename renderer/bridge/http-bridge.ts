@@ -72,8 +72,24 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
+  // A hidden tab gives its event stream up: a browser opens at most 6 connections to one server, across all its tabs,
+  // and each open tab's stream holds one for good, so a sixth tab would leave no connection for any call. Shown
+  // again, the tab reconnects and refetches what it shows (onReconnect), as after any break.
+  const hidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+  let wanted = false;
+
+  const disconnect = (): void => {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = undefined;
+    source?.close();
+    source = undefined;
+    // Given up on purpose, not lost: the page says nothing of a broken connection.
+    open = false;
+  };
+
   const connect = (): void => {
-    if (source || closed) return;
+    wanted = true;
+    if (source || closed || hidden()) return;
     // Looked up on first use, so the client can be made where no EventSource exists (Node, until a listener is added).
     const Source = options.EventSource ?? globalThis.EventSource;
     const key = bridgeKey();
@@ -103,6 +119,12 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     };
     for (const name of BRIDGE_EVENT_NAMES) es.addEventListener(name, (message) => dispatch(name, (message as MessageEvent<string>).data));
   };
+
+  const onVisibility = (): void => {
+    if (hidden()) disconnect();
+    else if (wanted && !retryTimer) connect();
+  };
+  if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisibility);
 
   const keyHeader = (): Record<string, string> => {
     const key = bridgeKey();
@@ -149,6 +171,7 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     },
     close() {
       closed = true;
+      if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onVisibility);
       if (retryTimer) clearTimeout(retryTimer);
       source?.close();
       source = undefined;
