@@ -1,5 +1,14 @@
 /** Words of the shared components. */
 export const componentsText = {
+  /**
+   * A service (an environment with its address, and the client files and batches go as), named the same way on every
+   * screen: the Queue for a file that waits for it, History for the one that holds a file or got a batch.
+   */
+  service: {
+    builtIn: 'the test server built into this app',
+    named: (environment: string, address: string, clientId?: string) =>
+      `${environment} (${address})${clientId ? ` as client ${clientId}` : ''}`,
+  },
   /** Census and receipt fields by their name in the records and the CSV template, as the forms label them. */
   fieldLabels: {
     lastName: 'Last name',

@@ -23,6 +23,16 @@ export const jobOutcomeSchema = z.enum(JOB_OUTCOMES);
 
 export const fileTypeCodeSchema = z.enum(FILE_TYPE_CODES as [FileTypeCode, ...FileTypeCode[]]);
 
+/**
+ * A service as the screens name it: an environment (profile) and, unless it is the app's own built-in test server
+ * (`builtIn`, which may listen at another address next time, so naming it would tell the clerk nothing), its base URL
+ * (`address`) and the client (the employer's account at the service) a job or batch goes as (`clientId`).
+ */
+export const serviceViewSchema = z.object({
+  profile: z.enum(PROFILE_NAMES), builtIn: z.boolean(), address: z.string().optional(), clientId: z.string().optional(),
+});
+export type ServiceView = z.infer<typeof serviceViewSchema>;
+
 /** One watched file in the queue or in its history. */
 export const jobViewSchema = z.object({
   id: z.number().int(),
@@ -52,14 +62,18 @@ export const jobViewSchema = z.object({
   archivedPath: z.string().optional(),
   finishedAt: z.number().optional(),
   /**
+   * The service and client the file was queued for: the only one it is sent to, so the one that holds it once
+   * uploaded, found it a duplicate or was to get it when it was refused. Absent when the journal does not know it (a
+   * job journaled by an older version that never reached a service).
+   */
+  service: serviceViewSchema.optional(),
+  /**
    * Only for an unfinished job of another service than the one uploads go to now: it is sent only to the service it
    * was queued for, and waits until that is the active one again. `builtIn`: the app's own local test server (which
    * may listen at another address next time); otherwise `address` is that service's base URL. `clientId`: the client
    * (the account at the service) it was queued as, and is sent as only; it waits too when only the client id changed.
    */
-  waitsFor: z.object({
-    profile: z.enum(PROFILE_NAMES), builtIn: z.boolean(), address: z.string().optional(), clientId: z.string().optional(),
-  }).optional(),
+  waitsFor: serviceViewSchema.optional(),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 
@@ -129,6 +143,8 @@ export const batchViewSchema = z.object({
   importId: z.string().optional(),
   receivedAt: z.string().optional(),
   error: z.string().optional(),
+  /** The service and client the batch was sent to; absent for a batch journaled before batches kept it. */
+  service: serviceViewSchema.optional(),
 });
 export type BatchView = z.infer<typeof batchViewSchema>;
 

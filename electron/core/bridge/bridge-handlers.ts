@@ -128,7 +128,8 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
       if (puttingBack.has(id)) throw new ConflictError(`${job.name} is being put back in the queue already`);
       puttingBack.add(id);
       try {
-        const again = toJobView(await requeueJob(queue, job));
+        // Put back for the service it was refused for: when uploads go elsewhere now, the answer says it waits for it.
+        const again = toJobViewFor(await requeueJob(queue, job), session.uploadsGoTo());
         // Its refusal is over. Found again where it was, the notice board has dropped it already; back under a numbered
         // name (another file had taken its own) the file is found elsewhere, which the board cannot match.
         session.notices.dropAbout(id);

@@ -3,7 +3,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errorCode } from '../../lib/fs-errors';
 import { errorNotePath, freeTarget, moveNoClobber } from '../queue/archive';
-import type { Job, UploadQueue } from '../queue';
+import { serviceOf, type Job, type UploadQueue } from '../queue';
 import { ConflictError, NotFoundError } from '../session';
 
 /** Error reports are short; a bigger one is not ours. */
@@ -43,9 +43,10 @@ export async function readErrorFile(job: Job): Promise<{ path: string; text: str
 
 /**
  * Moves a refused file the clerk fixed from rejected/ back to where the uploader read it (never over another file: a
- * clash gets a numbered name) and queues it again as a new job. A file that was claimed in a shared folder goes back
- * into this uploader's claim folder, still claimed, so no other uploader takes it too. Its old error report stays in
- * rejected/.
+ * clash gets a numbered name) and queues it again as a new job, for the service and client it was refused for: a job
+ * is only ever sent to its own service, as its own client, so after a switch of environment it waits for that one
+ * like any other job of it. A file that was claimed in a shared folder goes back into this uploader's claim folder,
+ * still claimed, so no other uploader takes it too. Its old error report stays in rejected/.
  */
 export async function requeueJob(queue: UploadQueue, job: Job): Promise<Job> {
   if (job.state !== 'rejected' || !job.archivedPath) {
@@ -66,7 +67,10 @@ export async function requeueJob(queue: UploadQueue, job: Job): Promise<Job> {
   await moveNoClobber(job.archivedPath, target);
   const moved = await stat(target);
   const claimedFrom = job.claimedFrom ? join(dirname(job.claimedFrom), basename(target)) : undefined;
-  const added = queue.add({ path: target, name: basename(target), size: moved.size, mtimeMs: moved.mtimeMs, ...(claimedFrom ? { claimedFrom } : {}) });
+  const added = queue.add(
+    { path: target, name: basename(target), size: moved.size, mtimeMs: moved.mtimeMs, ...(claimedFrom ? { claimedFrom } : {}) },
+    serviceOf(job),
+  );
   if (!added) throw new ConflictError(`${basename(target)} is already in the queue`);
   return added;
 }

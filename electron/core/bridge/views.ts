@@ -1,12 +1,24 @@
 /** The core's records mapped to the bridge contract's views: the only shapes the screens ever see. */
-import type { BatchView, JobDetail, JobView } from '../../../shared/bridge';
+import type { BatchView, JobDetail, JobView, ServiceView } from '../../../shared/bridge';
 import { PROFILE_NAMES, PROFILE_TITLES, type ProfileName } from '../../../shared/settings.schema';
 import type { BatchJob, Job, JobService } from '../queue';
 import { isOutcome } from '../queue';
 import type { JobListItem } from '../queue/job-query';
 import { EMBEDDED_SERVICE } from '../session';
 
+/**
+ * The service and client a job or batch was journaled for, as the screens name it (as `waitsFor` does); undefined when
+ * the journal does not know it.
+ */
+export function serviceViewOf(of: { profile?: string; baseUrl?: string; clientId?: string }): ServiceView | undefined {
+  const { profile, baseUrl, clientId } = of;
+  if (profile === undefined || baseUrl === undefined || !(PROFILE_NAMES as readonly string[]).includes(profile)) return undefined;
+  const builtIn = baseUrl === EMBEDDED_SERVICE;
+  return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl, ...(clientId ? { clientId } : {}) }) };
+}
+
 export function toJobView(job: JobListItem): JobView {
+  const service = serviceViewOf(job);
   return {
     // Where the clerk put the file, not the uploader's claimed copy in `.processing/`.
     id: job.id, name: job.name, path: job.claimedFrom ?? job.path, size: job.size, state: job.state,
@@ -24,6 +36,7 @@ export function toJobView(job: JobListItem): JobView {
     ...(job.importId !== undefined ? { importId: job.importId } : {}),
     ...(job.archivedPath !== undefined ? { archivedPath: job.archivedPath } : {}),
     ...(job.archivedAt !== undefined ? { finishedAt: job.archivedAt } : {}),
+    ...(service ? { service } : {}),
   };
 }
 
@@ -76,5 +89,8 @@ export function toJobDetail(
 }
 
 export function toBatchView(batch: BatchJob): BatchView {
-  return { ...batch };
+  // The journal's names of the service stay in the core; the screens get it as they name it.
+  const { profile: _profile, baseUrl: _baseUrl, clientId: _clientId, ...rest } = batch;
+  const service = serviceViewOf(batch);
+  return { ...rest, ...(service ? { service } : {}) };
 }

@@ -15,7 +15,7 @@ import type { JobPatch } from './journal';
 import { localDay } from './file-facts';
 import { describeError, errorCode, isGone } from '../../lib/fs-errors';
 import { retryDelayMs } from './backoff';
-import type { Job, JobService, OutcomeState } from './job-types';
+import { serviceOf, type Job, type OutcomeState } from './job-types';
 import type { QueueCore } from './queue-core';
 import { printableName } from '../../lib/printable-name';
 
@@ -71,15 +71,6 @@ async function versionAtPath(job: Job): Promise<'same' | 'changed' | 'gone'> {
   if (sameIdentity && info.mtimeMs === job.mtimeMs && sameCtime) return 'same';
   if (!job.md5) return 'changed';
   return (await md5File(job.path)) === job.md5 ? 'same' : 'changed';
-}
-
-/**
- * The service (and client) a job was queued for, whole: a new version of its file goes to the same place. Without the
- * client it would be taken up by whichever client is set next, possibly another employer's.
- */
-function serviceOf(job: Job): JobService | undefined {
-  if (job.profile === undefined || job.baseUrl === undefined) return undefined;
-  return { profile: job.profile, baseUrl: job.baseUrl, ...(job.clientId !== undefined ? { clientId: job.clientId } : {}) };
 }
 
 /** The file changed after its version was read: that job ends unfiled, and the file is queued again as a new job. */

@@ -5,8 +5,8 @@
  */
 import Database from 'libsql';
 import { NO_FILE_TYPE, type FileTypeCode } from '../../../shared';
-import type { BatchJob, BatchState, Job, JobState } from './job-types';
-import type { RecordKind } from '../../../shared';
+import type { BatchJob, Job, JobState } from './job-types';
+import { rowToBatch } from './journal';
 
 type Db = InstanceType<typeof Database>;
 
@@ -102,16 +102,6 @@ function toItem(values: readonly (string | number | null)[]): JobListItem {
     if (value !== null && value !== undefined) item[field] = value;
   });
   return item as JobListItem;
-}
-
-function toBatch(row: Row): BatchJob {
-  return {
-    id: Number(row.id), kind: row.kind as RecordKind, records: Number(row.records), state: row.state as BatchState,
-    createdAt: Number(row.created_at), stateChangedAt: Number(row.state_changed_at),
-    ...(row.import_id ? { importId: String(row.import_id) } : {}),
-    ...(row.received_at ? { receivedAt: String(row.received_at) } : {}),
-    ...(row.error ? { error: String(row.error) } : {}),
-  };
 }
 
 /** The trigram index needs three characters; shorter text is looked up with LIKE (escaped). */
@@ -240,7 +230,7 @@ export function openJobQuery(journalPath: string): JobQuery {
     batches(offset, limit) {
       const total = Number((prepared('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n);
       const rows = prepared('SELECT * FROM batches ORDER BY id DESC LIMIT ? OFFSET ?').all(limit, offset) as Row[];
-      return { total, items: rows.map(toBatch) };
+      return { total, items: rows.map(rowToBatch) };
     },
     close() {
       db.close();

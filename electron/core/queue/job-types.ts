@@ -107,6 +107,16 @@ export type Job = {
  */
 export type JobService = { profile: string; baseUrl: string; clientId?: string };
 
+/**
+ * The service (and client) a job or batch was journaled for, whole, or undefined when it was journaled without one.
+ * A new version of a job's file, and a refused file the clerk put back, go to the same place: without the client they
+ * would be taken up by whichever client is set next, possibly another employer's.
+ */
+export function serviceOf(of: { profile?: string; baseUrl?: string; clientId?: string }): JobService | undefined {
+  if (of.profile === undefined || of.baseUrl === undefined) return undefined;
+  return { profile: of.profile, baseUrl: of.baseUrl, ...(of.clientId !== undefined ? { clientId: of.clientId } : {}) };
+}
+
 /** What the watcher hands over: one stable version of a file (see electron/core/watcher/stability-tracker.ts). */
 export type { StableFile } from '../watcher/stable-file';
 
@@ -125,6 +135,13 @@ export type BatchJob = {
   importId?: string;
   receivedAt?: string;
   error?: string;
+  /**
+   * The service (profile, base URL as the journal names it) and client the batch was sent to; absent for a batch
+   * journaled by a version that did not keep them, or sent by a queue that was not told its service (tests).
+   */
+  profile?: string;
+  baseUrl?: string;
+  clientId?: string;
 };
 
 export type BatchResult = { batch: BatchJob; created?: ImportCreated };

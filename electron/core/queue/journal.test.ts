@@ -1,7 +1,10 @@
+import Database from 'libsql';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/local-server';
-import { openJournal, type Journal } from './journal';
+import { toBatchView } from '../bridge/views';
+import { JOURNAL_FILE, openJournal, type Journal } from './journal';
 
 let dir: string;
 let journal: Journal;
@@ -57,5 +60,36 @@ describe('journal: the unfinished jobs in memory', () => {
     })).toThrow('cut short');
     expect(journal.liveJobs().map((j) => j.state)).toEqual(['uploading', 'uploading']);
     expect(onDisk().map((j) => j.state)).toEqual(['uploading', 'uploading']);
+  });
+});
+
+describe('journal: the service of each batch', () => {
+  it('keeps the service and client a batch was sent to; a batch of a journal made before has none, and shows none', async () => {
+    // A journal of the version before batches kept their service: its batches table as it was then, with one batch.
+    const old = await tempDir('queue-journal-old-');
+    try {
+      const db = new Database(join(old, JOURNAL_FILE));
+      db.exec(`CREATE TABLE batches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, records INTEGER NOT NULL, state TEXT NOT NULL,
+        created_at INTEGER NOT NULL, state_changed_at INTEGER NOT NULL, import_id TEXT, received_at TEXT, error TEXT);
+        INSERT INTO batches (kind, records, state, created_at, state_changed_at, import_id) VALUES ('census', 2, 'sent', 1, 2, 'imp-1');`);
+      db.close();
+
+      const opened = openJournal(old);
+      try {
+        const sent = opened.insertBatch('receipt', 3, 3, { profile: 'production', baseUrl: 'https://payroll.example.com', clientId: 'beta' });
+        expect(sent).toMatchObject({ state: 'sending', profile: 'production', baseUrl: 'https://payroll.example.com', clientId: 'beta' });
+        const [newer, older] = opened.batches();
+        expect(newer).toMatchObject({ id: sent.id, profile: 'production', baseUrl: 'https://payroll.example.com', clientId: 'beta' });
+        expect(older).toEqual({ id: 1, kind: 'census', records: 2, state: 'sent', createdAt: 1, stateChangedAt: 2, importId: 'imp-1' });
+        // As the screens see them: the service named for the new batch, nothing for the one whose service is not known.
+        expect(toBatchView(newer!).service).toEqual({ profile: 'production', builtIn: false, address: 'https://payroll.example.com', clientId: 'beta' });
+        expect(toBatchView(older!)).not.toHaveProperty('service');
+      } finally {
+        opened.close();
+      }
+    } finally {
+      await rm(old, { recursive: true, force: true });
+    }
   });
 });

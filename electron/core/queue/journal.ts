@@ -30,7 +30,8 @@ CREATE INDEX IF NOT EXISTS jobs_path ON jobs(path) WHERE archived_at IS NULL;
 CREATE INDEX IF NOT EXISTS jobs_live ON jobs(archived_at, state);
 CREATE TABLE IF NOT EXISTS batches (
   id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, records INTEGER NOT NULL, state TEXT NOT NULL,
-  created_at INTEGER NOT NULL, state_changed_at INTEGER NOT NULL, import_id TEXT, received_at TEXT, error TEXT);
+  created_at INTEGER NOT NULL, state_changed_at INTEGER NOT NULL, import_id TEXT, received_at TEXT, error TEXT,
+  profile TEXT, base_url TEXT, client_id TEXT);
 `;
 
 /** Job field -> column. Every field of Job is stored. */
@@ -47,6 +48,16 @@ const JOB_COLUMNS = {
 
 /** Columns added after the first version: a journal written by an older version gets them on open. */
 const ADDED_COLUMNS = ['profile TEXT', 'base_url TEXT', 'identity TEXT', 'claimed_from TEXT', 'held_for TEXT', 'warnings_path TEXT', 'client_id TEXT', 'ctime_ms REAL', 'held_path TEXT', 'watch_until INTEGER'];
+/** The same for batches: their service and client, kept since; a batch of an older journal has none (not known). */
+const ADDED_BATCH_COLUMNS = ['profile TEXT', 'base_url TEXT', 'client_id TEXT'];
+
+/** Adds the columns a table of an older version lacks (each nullable: its old rows read as not known). */
+function addMissingColumns(db: Db, table: string, columns: readonly string[]): void {
+  const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Row[]).map((row) => String(row.name)));
+  for (const column of columns) {
+    if (!have.has(column.split(' ')[0] as string)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
+  }
+}
 
 type Row = Record<string, string | number | bigint | null | undefined>;
 
@@ -61,13 +72,17 @@ function rowToJob(row: Row): Job {
   return job as Job;
 }
 
-function rowToBatch(row: Row): BatchJob {
+/** A batch's row as the journal and the history's read connection (job-query.ts) both read it. */
+export function rowToBatch(row: Row): BatchJob {
   return {
     id: Number(row.id), kind: row.kind as RecordKind, records: Number(row.records), state: row.state as BatchState,
     createdAt: Number(row.created_at), stateChangedAt: Number(row.state_changed_at),
     ...(row.import_id ? { importId: String(row.import_id) } : {}),
     ...(row.received_at ? { receivedAt: String(row.received_at) } : {}),
     ...(row.error ? { error: String(row.error) } : {}),
+    ...(row.profile ? { profile: String(row.profile) } : {}),
+    ...(row.base_url ? { baseUrl: String(row.base_url) } : {}),
+    ...(row.client_id ? { clientId: String(row.client_id) } : {}),
   };
 }
 
@@ -94,7 +109,8 @@ export type Journal = {
   transaction<T>(fn: () => T): T;
   /** Jobs newest first (`limit` default 1000). */
   jobs(limit?: number): Job[];
-  insertBatch(kind: RecordKind, records: number, at: number): BatchJob;
+  /** Journals a batch in state `sending`, with the service (and client) it is sent to. */
+  insertBatch(kind: RecordKind, records: number, at: number, service?: JobService): BatchJob;
   updateBatch(id: number, patch: { state: BatchState; importId?: string; receivedAt?: string; error?: string }, at: number): BatchJob;
   batches(limit?: number): BatchJob[];
   /** Batches journaled as `sending` by a run that ended: their outcome was never seen. */
@@ -131,10 +147,8 @@ function journalOn(db: Db, path: string): Journal {
   // (NORMAL would already survive kill -9; the writes are few and small, so FULL costs little).
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
   db.exec(SCHEMA);
-  const have = new Set((db.prepare('PRAGMA table_info(jobs)').all() as Row[]).map((row) => String(row.name)));
-  for (const column of ADDED_COLUMNS) {
-    if (!have.has(column.split(' ')[0] as string)) db.exec(`ALTER TABLE jobs ADD COLUMN ${column}`);
-  }
+  addMissingColumns(db, 'jobs', ADDED_COLUMNS);
+  addMissingColumns(db, 'batches', ADDED_BATCH_COLUMNS);
   // After the columns: a journal of an older version gets watch_until only above.
   db.exec('CREATE INDEX IF NOT EXISTS jobs_watched ON jobs(watch_until) WHERE watch_until IS NOT NULL');
 
@@ -212,10 +226,11 @@ function journalOn(db: Db, path: string): Journal {
     jobs(limit = 1000) {
       return (db.prepare('SELECT * FROM jobs ORDER BY id DESC LIMIT ?').all(limit) as Row[]).map(rowToJob);
     },
-    insertBatch(kind, records, at) {
+    insertBatch(kind, records, at, service) {
       const info = db
-        .prepare(`INSERT INTO batches (kind, records, state, created_at, state_changed_at) VALUES (?, ?, 'sending', ?, ?)`)
-        .run(kind, records, at, at);
+        .prepare(`INSERT INTO batches (kind, records, state, created_at, state_changed_at, profile, base_url, client_id)
+                  VALUES (?, ?, 'sending', ?, ?, ?, ?, ?)`)
+        .run(kind, records, at, at, service?.profile ?? null, service?.baseUrl ?? null, service?.clientId ?? null);
       return batch(Number(info.lastInsertRowid));
     },
     updateBatch(id, patch, at) {

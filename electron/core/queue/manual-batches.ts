@@ -24,7 +24,7 @@ export async function sendManualBatch(core: QueueCore, kind: RecordKind, records
   }
   const parsed = batchSchemas[kind].safeParse(records);
   if (!parsed.success) throw new BatchValidationError(kind, formatIssues(parsed.error));
-  let batch = core.journal.insertBatch(kind, parsed.data.length, core.now());
+  let batch = core.journal.insertBatch(kind, parsed.data.length, core.now(), core.service);
   core.emit('batch', batch);
   try {
     const created = await core.api.sendBatch(kind, parsed.data);

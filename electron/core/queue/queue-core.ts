@@ -3,7 +3,7 @@ import type { Settings } from '../../../shared/settings.schema';
 import type { Logger } from '../../lib/logger';
 import type { RetryPolicy } from './backoff';
 import { retryDelayMs } from './backoff';
-import type { Job, JobProgress, QueueEvents, ResumeState } from './job-types';
+import type { Job, JobProgress, JobService, QueueEvents, ResumeState } from './job-types';
 import type { Journal, JobPatch } from './journal';
 import type { QueueApi } from './queue-api';
 import { printableName } from '../../lib/printable-name';
@@ -20,6 +20,8 @@ export const takenOverNote = (by: string): string =>
 export type QueueCore = {
   journal: Journal;
   api: QueueApi;
+  /** The service (and client) this queue sends to, as the journal names it; absent for a queue tried out on its own. */
+  service?: JobService;
   settings: () => Settings;
   logger: Logger;
   now: () => number;

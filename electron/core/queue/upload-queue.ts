@@ -70,7 +70,11 @@ export type UploadQueue = {
    * Journals a stable file (state found). Returns the job, or undefined when this version of the file (same path,
    * size and mtime) is already known. A new version of a file still in the queue restarts that job.
    */
-  add(file: StableFile): Job | undefined;
+  /**
+   * `forService`: the service and client a new job is for when it is not this queue's (a refused file the clerk put
+   * back stays with the one it was refused for); it then waits for a queue of that service.
+   */
+  add(file: StableFile, forService?: JobService): Job | undefined;
   /**
    * Takes the data folder's lock (LockedError when another process holds it), resumes every unfinished job of this
    * service from its journaled state, then works until stop(). Each start is a fresh retry budget.
@@ -148,7 +152,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     if (lasting.delete(end)) emitter.emit('over', end);
   };
   const core: QueueCore = createCoreTransitions({
-    journal, api: options.api, settings: options.settings, logger, now, retry, random: options.random ?? Math.random,
+    journal, api: options.api, ...(options.service ? { service: options.service } : {}), settings: options.settings, logger, now, retry, random: options.random ?? Math.random,
     signal: abort.signal, emit, ...(options.afterFilingMs !== undefined ? { afterFilingMs: options.afterFilingMs } : {}),
     ...(options.takenOver ? { takenOver: options.takenOver } : {}),
   });
@@ -452,7 +456,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   };
 
   return {
-    add(file) {
+    add(file, forService) {
       if (closed) throw new Error('The upload queue is stopped; create a new one');
       const all = journal.liveJobsAt(file.path);
       const theirs = all.find((job) => !mine(job));
@@ -473,7 +477,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         };
         job = core.write(pending.id, { size: file.size, mtimeMs: file.mtimeMs, mismatches: 0, attempts: 0, ...restart });
       } else {
-        job = journal.insertJob(file, now(), localDay(now()), service);
+        job = journal.insertJob(file, now(), localDay(now()), forService ?? service);
         emitter.emit('job', job);
       }
       schedulePump();

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatDateTime, formatNumber } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
+import { serviceNameStart } from '../../components/service-name';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { historyText as t } from './history-text';
 import { ScrollTable } from '../../components/scroll-table';
@@ -65,6 +66,8 @@ export function BatchesView() {
                     <Table.Td><OutcomeBadge outcome={b.state} /></Table.Td>
                     <Table.Td>{formatNumber(b.records)}</Table.Td>
                     <Table.Td>{formatDateTime(b.createdAt)}</Table.Td>
+                    {/* Not known for a batch sent before the app kept it: left empty. */}
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.service ? serviceNameStart(b.service) : ''}</Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.importId ?? ''}</Table.Td>
                     <Table.Td>{b.error ?? ''}</Table.Td>
                   </Table.Tr>

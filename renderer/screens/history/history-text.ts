@@ -30,7 +30,9 @@ export const historyText = {
   rowProblems: (n: number, refused: boolean) => (refused
     ? `${formatNumber(n)} ${n === 1 ? 'error' : 'errors'}`
     : `${formatNumber(n)} ${n === 1 ? 'warning' : 'warnings'}`),
-  batchColumns: { batch: 'Batch', outcome: 'Outcome', records: 'Records', sent: 'Sent', importId: 'Import id', error: 'Problem' },
+  batchColumns: {
+    batch: 'Batch', outcome: 'Outcome', records: 'Records', sent: 'Sent', service: 'Service', importId: 'Import id', error: 'Problem',
+  },
   tableLabel: 'Finished files',
   batchTableLabel: 'Batches of records sent',
   count: (n: number) => (n === 1 ? '1 file' : `${formatNumber(n)} files`),
@@ -72,11 +74,16 @@ export const historyText = {
     reason: 'Why it was refused',
     rowProblems: 'Rows with problems',
     rowWarnings: 'Rows with warnings',
+    /** The service and client the file was queued for (and only ever sent to), as serviceName words it. */
+    service: 'Service',
     uploadedHelp: 'The service holds this exact file.',
+    uploadedTo: (service: string) => `Uploaded to ${service}: that service holds this exact file.`,
     uploadedWithWarnings: (n: number) => `Uploaded, but ${n === 1 ? '1 row has a problem' : `${n} rows have problems`} the service may refuse. Check them in your payroll system.`,
     duplicateHelp: 'The service already had a file with exactly the same content, so it was not sent again. It was moved to the duplicates folder.',
     duplicateNotFiledHelp: 'The service already had a file with exactly the same content, so it was not sent again.',
     refusedHelp: 'Fix the file (it is in the rejected folder), then put it back in the queue. To fix it, open it in your payroll system or a spreadsheet and correct the lines listed.',
+    /** After refusedHelp: where a file put back goes, whichever environment is active now. */
+    refusedGoesBackTo: (service: string) => `Put back, it is queued for ${service} again, as it was before.`,
     requeue: 'Put back in the queue',
     requeued: 'The file is back in the queue. Follow it on the Queue screen.',
     notThere: 'The file is no longer in the folder it was filed in: it was put back in the queue already, or moved by hand. Look for it in History under its name.',

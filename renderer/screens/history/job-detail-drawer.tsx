@@ -8,8 +8,10 @@ import { FactsTable } from '../../components/facts-table';
 import { formatBytes, formatCalendarDate, formatDateTime } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { ProblemsTable } from '../../components/problems-table';
+import { serviceName, serviceNameStart } from '../../components/service-name';
 import { useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
 import { dropNoticesAbout } from '../../shell/notices';
+import { waitsForText } from '../queue/queue-job-row';
 import { historyText } from './history-text';
 
 const t = historyText.detail;
@@ -24,6 +26,7 @@ function Facts({ job, putBack }: { job: JobDetail; putBack: JobView | undefined 
   const rows: [string, string][] = [
     [t.path, job.path],
     ...where,
+    ...(job.service ? [[t.service, serviceNameStart(job.service)] as [string, string]] : []),
     [t.size, formatBytes(job.size)],
     [t.found, formatDateTime(job.foundAt)],
     ...(job.finishedAt ? [[t.finished, formatDateTime(job.finishedAt)] as [string, string]] : []),
@@ -79,7 +82,12 @@ function Actions({ job, requeue }: { job: JobDetail; requeue: Requeue }) {
         </Group>
       )}
       {gone && job.archivedPath && <Text size="sm">{t.notThere}</Text>}
-      {requeue.isSuccess && <Alert ref={backInQueue} tabIndex={-1} color="green" role="status">{t.requeued}</Alert>}
+      {/* Put back for a service uploads do not go to now, it waits for it: said in the Queue's words. */}
+      {requeue.isSuccess && (
+        <Alert ref={backInQueue} tabIndex={-1} color="green" role="status">
+          {requeue.data.waitsFor ? `${t.requeued} ${waitsForText(requeue.data.waitsFor)}` : t.requeued}
+        </Alert>
+      )}
       {reveal.data && !reveal.data.revealed && (
         <Text size="sm" role="status">{t.revealedBrowser}<Code style={{ overflowWrap: 'anywhere' }}>{reveal.data.path}</Code></Text>
       )}
@@ -99,12 +107,14 @@ function Detail({ job }: { job: JobDetail }) {
         <Alert color="red" title={t.reason}>
           <Text size="sm">{job.lastError}</Text>
           {/* It says the file is in the rejected folder: only while it is. */}
-          {job.archivedFileThere && !requeue.isSuccess && <Text size="sm" mt="xs">{t.refusedHelp}</Text>}
+          {job.archivedFileThere && !requeue.isSuccess && (
+            <Text size="sm" mt="xs">{job.service ? `${t.refusedHelp} ${t.refusedGoesBackTo(serviceName(job.service))}` : t.refusedHelp}</Text>
+          )}
         </Alert>
       )}
       {job.outcome === 'uploaded' && (
         <Alert color={job.warningCount > 0 ? 'yellow' : 'green'}>
-          {job.warningCount > 0 ? t.uploadedWithWarnings(job.warningCount) : t.uploadedHelp}
+          {job.warningCount > 0 ? t.uploadedWithWarnings(job.warningCount) : job.service ? t.uploadedTo(serviceName(job.service)) : t.uploadedHelp}
         </Alert>
       )}
       {/* Moved to the duplicates folder, or not filed here at all (another uploader took the file over): then its words. */}

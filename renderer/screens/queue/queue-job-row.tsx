@@ -14,6 +14,7 @@ import { memo } from 'react';
 import { BridgeError, type JobProgressView, type JobView } from '../../../shared/bridge';
 import { PROFILE_TITLES } from '../../../shared/settings.schema';
 import { asSentence, formatBytes, formatDuration, formatSpeed, formatTime } from '../../components/format';
+import { serviceName } from '../../components/service-name';
 import { useBridgeMutation } from '../../data/bridge-queries';
 import { queueKey } from '../../data/use-bridge-event';
 import { queueText as t } from './queue-text';
@@ -73,10 +74,16 @@ function RetryNow({ job, onOutcome }: { job: JobView; onOutcome: OnRetryOutcome 
   );
 }
 
+/** Which service a file waits for, and what makes it go (History says it too, of a file it put back). */
+export function waitsForText(waitsFor: NonNullable<JobView['waitsFor']>): string {
+  const service = serviceName(waitsFor);
+  return waitsFor.builtIn ? t.waitsForBuiltIn(service) : t.waitsFor(service, PROFILE_TITLES[waitsFor.profile], waitsFor.clientId);
+}
+
 /** What happens to the file, in words: the row shows its first lines, the drawer all of it. */
 export function jobText(job: JobView, step: QueueStep): string {
   const { waitsFor } = job;
-  if (waitsFor) return waitsFor.builtIn ? t.waitsForBuiltIn : t.waitsFor(PROFILE_TITLES[waitsFor.profile], waitsFor.address ?? '', waitsFor.clientId);
+  if (waitsFor) return waitsForText(waitsFor);
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
   if (step === 'waiting') {
     return [asSentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]

@@ -65,12 +65,13 @@ export const queueText = {
   nextTry: (time: string) => `Next try at ${time}.`,
   attempts: (n: number) => (n === 1 ? '1 try so far.' : `${n} tries so far.`),
   waitsForBadge: 'Waiting for its service',
-  waitsForBuiltIn: 'Queued for the test server built into this app, and sent only there. It is sent once that server runs '
+  /** `service` as serviceName (renderer/components/service-name.ts) names it. */
+  waitsForBuiltIn: (service: string) => `Queued for ${service}, and sent only there. It is sent once that server runs `
     + 'and the Local test server is the active environment: start it on the Local server screen.',
-  waitsFor: (environment: string, address: string, clientId?: string) => (clientId
-    ? `Queued for ${environment} (${address}) as client ${clientId}, and sent only there, as that client. `
+  waitsFor: (service: string, environment: string, clientId?: string) => (clientId
+    ? `Queued for ${service}, and sent only there, as that client. `
       + `It is sent once ${environment} is the active environment, with that address and client ID ${clientId}, in Settings.`
-    : `Queued for ${environment} (${address}), and sent only there. `
+    : `Queued for ${service}, and sent only there. `
       + `It is sent once ${environment} is the active environment again, with that address, in Settings.`),
   retryNow: 'Retry now',
   /** The visible label first (WCAG 2.5.3): "click Retry now" said to speech input must reach the button. */
