@@ -54,7 +54,7 @@ export type ApiClient = {
   getDelivery(id: number): Promise<DeliveryAttempt>;
   /** GET /local/v1/imports/:id (local server only). */
   getImport(id: string): Promise<ImportResult>;
-  /** Closes idle keep-alive connections. */
+  /** Retires the client: idle connections close now, requests under way finish first (Transport.close). */
   close(): void;
 };
 

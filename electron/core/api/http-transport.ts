@@ -37,7 +37,10 @@ export type HttpResponse = { status: number; headers: IncomingHttpHeaders; body:
 
 export type Transport = {
   send(request: HttpRequest): Promise<HttpResponse>;
-  /** Closes idle keep-alive connections. */
+  /**
+   * Retires the connections: idle keep-alive ones close now; a request under way (a batch being sent, a PUT) finishes
+   * on its own, and its connection closes once it ends instead of being kept for reuse.
+   */
   close(): void;
 };
 
@@ -91,10 +94,18 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     send: (request) => exchange(request, agentFor(request.url, request.freshConnection ?? false), tls),
     close() {
-      for (const agent of agents.values()) agent.destroy();
+      // Not agent.destroy(): that would also cut the requests under way, whose outcome (a batch the service may have
+      // imported) would then be unknown, and an upload would start again from its first byte.
+      for (const agent of agents.values()) retire(agent);
       agents.clear();
     },
   };
+}
+
+/** No connection of the agent is kept for reuse any more: idle ones close now, busy ones once their request ends. */
+function retire(agent: http.Agent): void {
+  agent.keepSocketAlive = () => false;
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
 function exchange(r: HttpRequest, route: { agent: http.Agent; via?: string }, tls: object): Promise<HttpResponse> {

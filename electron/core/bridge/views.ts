@@ -42,11 +42,12 @@ export function toJobView(job: JobListItem): JobView {
 
 /**
  * The service an unfinished job waits for when uploads go elsewhere now (`current`, undefined: nowhere): it is sent
- * only to the service it was queued for. Undefined when the job is finished or belongs to the current service.
+ * only to the service it was queued for. Undefined when the job is finished, belongs to the current service, or has its
+ * outcome (uploaded, a duplicate, refused) and waits only to be filed away, which is local work and needs no service.
  */
 export function waitsForOf(job: JobListItem, current: JobService | undefined): JobView['waitsFor'] {
   const { profile, baseUrl, clientId } = job;
-  if (job.archivedAt !== undefined || profile === undefined || baseUrl === undefined) return undefined;
+  if (job.archivedAt !== undefined || isOutcome(job.state) || profile === undefined || baseUrl === undefined) return undefined;
   if (current && current.profile === profile && current.baseUrl === baseUrl) {
     // A job queued before any client was set goes as the first one set (UploadQueue's recovery takes it up).
     if (clientId === undefined || clientId === current.clientId) return undefined;

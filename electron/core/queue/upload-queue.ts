@@ -87,9 +87,15 @@ export type UploadQueue = {
   refuse(file: { path: string; name: string; claimedFrom?: string; identity?: string }, reason: string): Job;
   /** Whether an unfinished job already holds this path. */
   knows(path: string): boolean;
-  /** Unfinished jobs of this queue's service (not yet filed away), oldest first. */
+  /**
+   * Unfinished jobs this queue works on (not yet filed away), oldest first: those of its service, and finished ones of
+   * any service whose filing is left.
+   */
   unfinished(): Job[];
-  /** Stops work (in-flight uploads are aborted and resumed at the next start) and closes the journal. */
+  /**
+   * Stops work and closes the journal. In-flight uploads are aborted and resumed at the next start; manual batches
+   * being sent are not (sent again, their records could be imported twice): it waits for their outcome, journaled.
+   */
   stop(): Promise<void>;
   /** True when nothing is in progress or due: every job is archived, or waiting after giving up (retry.giveUp). */
   isIdle(): boolean;
@@ -172,15 +178,23 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const files = options.files ?? true;
   const { service } = options;
 
-  /** Whether this queue may work on the job: it was queued for this queue's service, as this queue's client. */
+  /** Whether this queue may send the job: it was queued for this queue's service, as this queue's client. */
   const mine = (job: Job): boolean => files && (!service
     || (job.profile === service.profile && job.baseUrl === service.baseUrl && job.clientId === service.clientId));
+  /**
+   * Whether this queue works on the job: one it may send, or a finished one of any service (uploaded, a duplicate,
+   * refused), whose filing away, and the look at its filed file, is local work that needs no service.
+   */
+  const worked = (job: Job): boolean => mine(job) || (files && isOutcome(job.state));
   const liveMine = (): Job[] => journal.liveJobs().filter(mine);
+  const liveWorked = (): Job[] => journal.liveJobs().filter(worked);
+  /** Manual batches being sent: stop() waits for each one's outcome, so it is journaled while the journal is open. */
+  const sending = new Set<Promise<BatchResult>>();
   const givenUp = (job: Job) => job.heldFor !== undefined || (retry.giveUp && job.attempts >= retry.failAfter);
 
   const isIdle = (): boolean => {
     if (busy.size > 0 || handshake) return false;
-    return liveMine().every((job) => (job.state === 'waiting' || isOutcome(job.state)) && givenUp(job));
+    return liveWorked().every((job) => (job.state === 'waiting' || isOutcome(job.state)) && givenUp(job));
   };
 
   /** Passes of the pump in a row that failed as a whole (the settings or the journal could not be read or written). */
@@ -285,7 +299,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     if (!running) return;
     const t = now();
     const limit = options.settings().concurrency;
-    let jobs = liveMine();
+    let jobs = liveWorked();
     let wake: number | undefined;
     const later = (at: number) => (wake = wake === undefined ? at : Math.min(wake, at));
 
@@ -296,7 +310,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       if (left <= 0) core.write(job.id, { state: job.resumeState ?? 'found', resumeState: null, nextAttemptAt: null });
       else later(t + left);
     }
-    jobs = liveMine();
+    jobs = liveWorked();
 
     for (const job of jobs) {
       if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job)) continue;
@@ -403,8 +417,12 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const recover = (): void => {
     // Without the lock (`send`), another process may be sending a batch right now: leave `sending` batches alone.
     if (!files) return;
-    const interrupted = journal.markInterruptedBatches(now());
-    if (interrupted > 0) logger.warn(`${interrupted} manual batch(es) were being sent when the app stopped: outcome unknown`);
+    // Opened again within the run (its service changed), the queue before this one waited for its own batches to end
+    // (stop): a batch still `sending` is another process's (a `send` command), in flight, not interrupted.
+    if (!options.reopened) {
+      const interrupted = journal.markInterruptedBatches(now());
+      if (interrupted > 0) logger.warn(`${interrupted} manual batch(es) were being sent when the app stopped: outcome unknown`);
+    }
     const legacy = journal.liveJobs().filter((job) => job.baseUrl === undefined);
     if (service && legacy.length > 0) {
       logger.warn(`${legacy.length} unfinished upload(s) journaled by an older version are taken up for ${serviceName(service)}`);
@@ -423,7 +441,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         core.atomically(() => clientless.forEach((job) => core.write(job.id, { clientId })));
       }
     }
-    const resumed = liveMine().filter((job) => {
+    const resumed = liveWorked().filter((job) => {
       // A claimed file another uploader (of the same service and client) took over while this one was stopped: it
       // sends it, so this job ends here, before a handshake asks for it again.
       if (isOutcome(job.state) || core.takenOver?.(job) === undefined || lstatSync(job.path, { throwIfNoEntry: false })) return true;
@@ -437,7 +455,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       else if (job.attempts > 0 || job.heldFor !== undefined) core.write(job.id, fresh);
     }
     const uploads = resumed.filter((job) => !isOutcome(job.state)).length;
-    const filings = resumed.length - uploads;
+    // Filing goes on whatever the service: opened again for another one, the filings did not wait for it.
+    const filings = options.reopened ? 0 : resumed.length - uploads;
     if (uploads > 0 || filings > 0) {
       const parts = [uploads > 0 ? `${uploads} upload${uploads === 1 ? '' : 's'}` : '', filings > 0 ? `the filing of ${filings} finished file${filings === 1 ? '' : 's'}` : ''];
       const what = parts.filter(Boolean).join(' and ');
@@ -445,7 +464,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }
     const foreign = new Map<string, number>();
     for (const job of journal.liveJobs()) {
-      if (mine(job)) continue;
+      if (worked(job)) continue;
       const key = serviceName(job);
       foreign.set(key, (foreign.get(key) ?? 0) + 1);
     }
@@ -493,7 +512,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       return job;
     },
     knows: (path) => journal.liveJobsAt(path).length > 0,
-    unfinished: () => (closed ? [] : liveMine()),
+    unfinished: () => (closed ? [] : liveWorked()),
     async start() {
       if (closed) throw new Error('The upload queue is stopped; create a new one');
       if (running) return;
@@ -505,7 +524,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       if (files) {
         const lookAtFiled = (): void => {
           if (filedCheck || closed) return;
-          filedCheck = checkFiledFiles(core, mine)
+          filedCheck = checkFiledFiles(core, worked)
             .catch((error: unknown) => logger.warn(`looking at filed files failed: ${describeError(error)}`))
             .finally(() => {
               filedCheck = undefined;
@@ -524,7 +543,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       wakeAt(undefined);
       clearInterval(filedTimer);
       abort.abort();
-      await Promise.allSettled([...busy.values(), ...(handshake ? [handshake] : []), ...(filedCheck ? [filedCheck] : [])]);
+      await Promise.allSettled([...busy.values(), ...(handshake ? [handshake] : []), ...(filedCheck ? [filedCheck] : []), ...sending]);
       journal.close();
       await lock?.release();
       for (const resolve of idleWaiters) resolve();
@@ -542,7 +561,14 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       return journal.jobs(10_000).filter((job) => mine(job) && ((job.state === 'rejected' && job.stateChangedAt >= startedAt)
         || (!job.archivedAt && (job.attempts >= retry.failAfter || job.heldFor !== undefined))));
     },
-    sendBatch: (kind, records) => sendManualBatch(core, kind, records),
+    sendBatch(kind, records) {
+      if (closed) return Promise.reject(new Error('The upload queue is stopped; create a new one'));
+      const batch = sendManualBatch(core, kind, records);
+      sending.add(batch);
+      const done = () => sending.delete(batch);
+      batch.then(done, done);
+      return batch;
+    },
     jobs: (limit) => journal.jobs(limit),
     job: (id) => journal.job(id),
     batches: (limit) => journal.batches(limit),

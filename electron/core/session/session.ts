@@ -5,7 +5,12 @@
  *
  * Uploads are pinned to a service: the pipeline is opened for the active profile's base URL and client id and sends
  * only the jobs queued for them; when the profile, its base URL or its client id changes, the pipeline is closed
- * (in-flight uploads resume later, for their own service and client) and opened again for the new one.
+ * (in-flight uploads resume later, for their own service and client; a manual batch being sent ends first, its outcome
+ * journaled) and opened again for the new one. Calls that need the pipeline meanwhile wait for the new one.
+ *
+ * An API client is kept per profile, address, pinned client id and proxy. A change of any of them, or of the profile's
+ * credentials, retires the clients it concerns: nothing new goes through them, and requests under way finish on their
+ * connections. Any other change of settings leaves them alone.
  */
 import { join, resolve } from 'node:path';
 import type { DeliveryAttempt, ImportResult, RecordKind } from '../../../shared';
@@ -144,6 +149,9 @@ export type Session = {
 /** Where uploads go now: the active profile, its base URL and client id, and how the journal names that service. */
 type Target = { profile: ProfileName; url?: string; service?: JobService };
 
+/** An API client, and what it was made for: retired once that changes. */
+type KeptClient = { client: ApiClient; profile: ProfileName; baseUrl: string; proxy: string | undefined };
+
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 const sameTarget = (a: Target, b: Target): boolean =>
@@ -156,17 +164,27 @@ export function createSession(options: SessionOptions): Session {
   const events = createTypedEmitter<SessionEvents>((error) => logger.error(`a session event listener failed: ${describeError(error)}`));
   // Listening before any part starts: what is said before a window opens is kept for it.
   const notices = createNoticeBoard({ on: events.on, onListenerError: (error) => logger.error(`a notice listener failed: ${describeError(error)}`) });
-  const clients = new Map<string, ApiClient>();
+  const clients = new Map<string, KeptClient>();
   let uploader: UploaderPart | undefined;
   let uploaderTarget: Target | undefined;
   let opening: Promise<UploaderPart> | undefined;
+  /**
+   * The pipeline being replaced, until it has stopped: the next one opens only then. Opened beside it, the next one
+   * would be refused by the data folder's lock the old one still holds, and the old one's journal closes under a
+   * batch it is still sending.
+   */
+  let replaced: Promise<void> = Promise.resolve();
   let retargeting: Promise<void> = Promise.resolve();
   let closed = false;
 
   const settings = () => store.get();
-  const dropClients = (): void => {
-    for (const client of clients.values()) client.close();
-    clients.clear();
+  /** Retires the clients `which` names (Transport.close): requests under way on them finish, none start. */
+  const retireClients = (which: (kept: KeptClient) => boolean): void => {
+    for (const [key, kept] of clients) {
+      if (!which(kept)) continue;
+      kept.client.close();
+      clients.delete(key);
+    }
   };
   const notConfigured = (profile: ProfileName) => new NotConfiguredError(
     `No service address is set for ${PROFILE_TITLES[profile]}: enter it in Settings (the settings file's profiles.${profile}.baseUrl)`
@@ -180,7 +198,8 @@ export function createSession(options: SessionOptions): Session {
     notice: (message) => events.emit('warning', message),
     fail: (message) => events.emit('error', new Error(message)),
     changed: (state) => {
-      dropClients();
+      // The app's own client of its server may have another secret; other profiles' requests go on untouched.
+      retireClients((kept) => kept.profile === 'local');
       events.emit('localServer', state);
       retarget();
     },
@@ -233,17 +252,18 @@ export function createSession(options: SessionOptions): Session {
     return url;
   };
   /**
-   * One client per profile and base URL (and pinned client id): a pipeline pinned to a service keeps talking to that
-   * address only, as that client only.
+   * One client per profile and base URL (and pinned client id, and proxy): a pipeline pinned to a service keeps
+   * talking to that address only, as that client only.
    */
   const clientFor = (profile: ProfileName, baseUrl: string, pinned?: string): ApiClient => {
-    const key = `${profile} ${baseUrl} ${pinned ?? ''}`;
-    let client = clients.get(key);
-    if (!client) {
-      client = makeClient(profile, baseUrl, undefined, pinned);
-      clients.set(key, client);
+    const proxy = settings().proxy;
+    const key = JSON.stringify([profile, baseUrl, pinned ?? '', proxy ?? '']);
+    let kept = clients.get(key);
+    if (!kept) {
+      kept = { client: makeClient(profile, baseUrl, undefined, pinned), profile, baseUrl, proxy };
+      clients.set(key, kept);
     }
-    return client;
+    return kept.client;
   };
   const api = (profile: ProfileName = settings().activeProfile): ApiClient => clientFor(profile, urlOf(profile));
 
@@ -299,13 +319,24 @@ export function createSession(options: SessionOptions): Session {
     return opened;
   };
 
+  /** The pipeline, opened once the one it replaces has stopped; everyone asking meanwhile waits for that one opening. */
   const getUploader = (): Promise<UploaderPart> => {
     if (closed) return Promise.reject(new Error('the session is closed'));
     if (uploader) return Promise.resolve(uploader);
-    opening ??= openUploader().then((u) => (uploader = u)).finally(() => {
+    opening ??= replaced.then(openUploader).then((u) => (uploader = u)).finally(() => {
       opening = undefined;
     });
     return opening;
+  };
+
+  /** The pipeline stops and is no longer handed out; getUploader opens the next one once it has stopped. */
+  const replaceUploader = (): Promise<void> => {
+    const old = uploader;
+    uploader = undefined;
+    if (old) {
+      replaced = old.stop().catch((error: unknown) => logger.error(`stopping the upload pipeline failed: ${describeError(error)}`));
+    }
+    return replaced;
   };
 
   /** The service changed: the pipeline of the old one stops (its jobs wait for it), a new one opens, the watch goes on. */
@@ -320,9 +351,7 @@ export function createSession(options: SessionOptions): Session {
         return;
       }
       if (sameTarget(uploaderTarget, targetNow())) return;
-      const old = uploader;
-      uploader = undefined;
-      await old.stop();
+      void replaceUploader();
       try {
         await getUploader();
         await watch.reopen();
@@ -342,9 +371,7 @@ export function createSession(options: SessionOptions): Session {
     if (closed || resolve(lost.path) !== lockFile) return;
     events.emit('error', new UploadsStoppedError(`Uploads stopped: ${lockLostMessage(lost)}`));
     retargeting = retargeting.then(async () => {
-      const old = uploader;
-      uploader = undefined;
-      await old?.stop();
+      await replaceUploader();
       await watch.suspend();
     }).catch((error: unknown) => logger.error(`stopping uploads after the data folder's lock was lost: ${describeError(error)}`));
   });
@@ -389,8 +416,9 @@ export function createSession(options: SessionOptions): Session {
   const credentials = createCredentialsPart({
     settings: store, secrets: options.secrets, env, localClient: () => local.client(),
     probe: (profile) => makeClient(profile, urlOf(profile), { retries: 0, baseDelayMs: 0, maxDelayMs: 0 }),
-    changed: () => {
-      dropClients();
+    changed: (profile) => {
+      // Their tokens are the old credentials': requests under way finish, the next ones ask anew. Other profiles' go on.
+      retireClients((kept) => kept.profile === profile);
       // Another client id is another account at the service: the pipeline follows it (see credentialsOf).
       retarget();
     },
@@ -399,7 +427,9 @@ export function createSession(options: SessionOptions): Session {
   const updateSettings = async (patch: SettingsPatch): Promise<Settings> => {
     const before = settings();
     const after = store.update(patch);
-    dropClients();
+    // Only clients whose address or proxy changed are retired: a change of anything else (the concurrency, the
+    // stability wait...) must not touch a batch or an upload under way.
+    retireClients((kept) => kept.proxy !== after.proxy || baseUrlOf(after, kept.profile) !== kept.baseUrl);
     retarget();
     await retargeting;
     if (after.watchedFolder !== before.watchedFolder) await watch.reopen();
@@ -481,9 +511,8 @@ export function createSession(options: SessionOptions): Session {
       await watch.stop().catch((error: unknown) => logger.warn(`stopping the watcher: ${describeError(error)}`));
       await retargeting;
       await opening?.catch(() => undefined);
-      await uploader?.stop();
-      uploader = undefined;
-      dropClients();
+      await replaceUploader();
+      retireClients(() => true);
       await local.stop();
       events.clear();
     },
