@@ -5,6 +5,7 @@ import { ApiError, InsecureUrlError, NetworkError } from '../api';
 import { KeychainError, MissingCredentialsError } from '../credentials';
 import { BatchValidationError } from '../queue';
 import { MissingBaseUrlError, SettingsFileError, SettingsValidationError, SettingsWriteError } from '../settings';
+import { LockedError } from '../../lib/process-lock';
 import { ConflictError, NotConfiguredError, NotFoundError, UnsupportedError } from '../session';
 
 export const HTTP_STATUS: Record<BridgeErrorCode, number> = {
@@ -41,7 +42,8 @@ export function toEnvelope(error: unknown): BridgeErrorEnvelope {
   if (error instanceof ApiError) return envelope(error, 'service_error', { status: error.status });
   if (error instanceof NetworkError) return envelope(error, 'network_error');
   if (error instanceof NotFoundError) return envelope(error, 'not_found');
-  if (error instanceof ConflictError) return envelope(error, 'conflict');
+  // Another uploader (a `watch` left running) holds the data folder: the clerk can stop it; no fault of the app.
+  if (error instanceof ConflictError || error instanceof LockedError) return envelope(error, 'conflict');
   if (error instanceof UnsupportedError) return envelope(error, 'unsupported');
   return envelope(error, 'internal');
 }
