@@ -41,7 +41,7 @@ describe('Queue and History (browser mode, real service, keychain and folder)', 
     await visit(page, 'history-uploaded');
     await row.getByRole('button', { name: 'census-november.csv' }).click();
     const dialog = page.getByRole('dialog', { name: 'census-november.csv' });
-    await dialog.getByText('The service holds this exact file.').waitFor();
+    await dialog.getByText(/^Uploaded to Local test server \(http:\/\/127\.0\.0\.1:\d+\) as client .+: that service holds this exact file\.$/).waitFor();
     await visit(page, 'history-uploaded-detail');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
