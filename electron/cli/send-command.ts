@@ -82,7 +82,9 @@ async function send(kind: 'census' | 'receipt', file: string, values: { env?: st
       process.stdout.write(`${JSON.stringify({ batch: result.batch, created: result.created ?? null, ...error })}\n`);
     }
     if (!result.created) {
-      if (!values.json) process.stderr.write(`not sent: ${result.batch.error ?? result.batch.state}\n`);
+      // "not sent" would be untrue of a batch the service may hold: its reason says to check before sending again.
+      const what = result.batch.state === 'unknown' ? 'outcome unknown' : 'not sent';
+      if (!values.json) process.stderr.write(`${what}: ${result.batch.error ?? result.batch.state}\n`);
       return EXIT.failure;
     }
     if (!values.json) process.stdout.write(`sent ${result.created.records} ${kind} record(s): import ${result.created.id} ${result.created.status}\n`);

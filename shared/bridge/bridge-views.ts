@@ -130,24 +130,6 @@ export const jobProgressSchema = z.object({
 });
 export type JobProgressView = z.infer<typeof jobProgressSchema>;
 
-export const BATCH_STATES = ['sending', 'sent', 'failed', 'unknown'] as const;
-/** A manual JSON batch (the records themselves are not kept: they hold personal data). */
-export const batchViewSchema = z.object({
-  id: z.number().int(),
-  kind: z.enum(RECORD_KINDS),
-  records: z.number().int(),
-  /** unknown: the app stopped mid-send, the outcome was never seen. */
-  state: z.enum(BATCH_STATES),
-  createdAt: z.number(),
-  stateChangedAt: z.number(),
-  importId: z.string().optional(),
-  receivedAt: z.string().optional(),
-  error: z.string().optional(),
-  /** The service and client the batch was sent to; absent for a batch journaled before batches kept it. */
-  service: serviceViewSchema.optional(),
-});
-export type BatchView = z.infer<typeof batchViewSchema>;
-
 /** A problem of one record of a batch, found by the local check or by the service (400/422). */
 export const batchProblemSchema = z.object({
   /** 0-based index of the record; absent for the batch as a whole. */
@@ -157,6 +139,29 @@ export const batchProblemSchema = z.object({
   source: z.enum(['local', 'service']),
 });
 export type BatchProblem = z.infer<typeof batchProblemSchema>;
+
+export const BATCH_STATES = ['sending', 'sent', 'failed', 'unknown'] as const;
+/** A manual JSON batch (the records themselves are not kept: they hold personal data). */
+export const batchViewSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(RECORD_KINDS),
+  records: z.number().int(),
+  /**
+   * failed: the service surely does not hold it; unknown: it may (the app stopped mid-send, or no answer came after
+   * the records went out), the outcome was never seen.
+   */
+  state: z.enum(BATCH_STATES),
+  createdAt: z.number(),
+  stateChangedAt: z.number(),
+  importId: z.string().optional(),
+  receivedAt: z.string().optional(),
+  error: z.string().optional(),
+  /** The service and client the batch was sent to; absent for a batch journaled before batches kept it. */
+  service: serviceViewSchema.optional(),
+  /** A refused batch's `error` as the service's problems, one per record and field, for History to word as the form does. */
+  problems: z.array(batchProblemSchema).optional(),
+});
+export type BatchView = z.infer<typeof batchViewSchema>;
 
 export const batchSendResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), importId: z.string(), records: z.number().int(), receivedAt: z.string(), batch: batchViewSchema }),

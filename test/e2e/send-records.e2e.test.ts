@@ -788,10 +788,10 @@ describe('Send records in Chromium', () => {
     const receipt = ['Okafor', 'Chidi', '123-45-6789', 'E2E-900', '2026-04-30', '212.40'];
     await pasteRow(receipt);
     await form.getByRole('button', { name: 'Send 1 receipt' }).click();
-    const advice = 'Check the History screen before sending them again.';
+    const advice = 'look at its imports, or ask your service provider, before sending them again';
     const warning = form.getByRole('alert').filter({ hasText: advice });
     await warning.waitFor({ timeout: 30_000 });
-    expect(await warning.textContent()).toContain('The batch could not be sent');
+    expect(await warning.textContent()).toContain('This batch may have reached the service');
 
     // One more row pasted (the same receipt again, by mistake): the first batch may still be on the service, so the
     // warning stays above both rows.
@@ -805,7 +805,7 @@ describe('Send records in Chromium', () => {
     await world.bridge('localServer.faults.set', { rules: [] });
     await form.getByRole('button', { name: 'Send 2 receipts' }).click();
     await form.getByRole('region', { name: 'The service refused the batch' }).waitFor({ timeout: 30_000 });
-    expect(await warning.textContent()).toContain('An earlier batch could not be sent');
+    expect(await warning.textContent()).toContain('An earlier batch may have reached the service');
     await screenshots(page, 'send-records-failed-kept-above-refusal');
     expect(await allAxeViolations(page)).toEqual([]);
 

@@ -5,12 +5,12 @@ import {
   RECORD_KINDS, deliveryAttemptSchema, importCreatedSchema, importResultSchema, submissionResponseSchema, tokenResponseSchema,
 } from '../../../shared';
 import type { Logger } from '../../lib/logger';
-import { NetworkError, UnexpectedResponseError } from './api-errors';
+import { isSignInFailure, NetworkError, outcomeUnknown, signInFailure, UnexpectedResponseError } from './api-errors';
 import type { HttpResponse } from './http-transport';
 import { createTransport } from './http-transport';
 import { createProxyResolver } from './proxy-config';
 import type { RetryMode, RetryOptions } from './retry-policy';
-import { DEFAULT_RETRY, doNotRetry, withRetries } from './retry-policy';
+import { DEFAULT_RETRY, doNotRetry, mayHaveBeenTaken, withRetries } from './retry-policy';
 import { errorFromResponse, parseResponse, responseHeader } from './responses';
 import { createTokenCache } from './token-cache';
 import type { UploadOptions, UploadResult } from './upload-file';
@@ -44,7 +44,7 @@ export type DeliveriesFilter = { status?: number; maxRetries?: number; limit?: n
 
 export type ApiClient = {
   getToken(): Promise<string>;
-  /** POST census/receipt. Not idempotent: see NetworkError.requestSent. */
+  /** POST census/receipt. Not idempotent: an error after which the service may hold the records is isOutcomeUnknown. */
   sendBatch(kind: RecordKind, records: unknown[]): Promise<ImportCreated>;
   /** POST payroll-submissions: one grant per item, in order. */
   requestGrants(items: FileMetadata[], signal?: AbortSignal): Promise<ReceivedGrant[]>;
@@ -113,8 +113,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }));
 
   const tokenOnce = () => tokens.get().catch((error: unknown) => {
-    // Its own retries are done: the call's retries must not repeat them.
-    throw typeof error === 'object' && error !== null ? doNotRetry(error) : error;
+    // Its own retries are done: the call's retries must not repeat them. Marked, since the call's own request did not
+    // go out: whatever the token request's fate, the call was not made.
+    throw typeof error === 'object' && error !== null ? doNotRetry(signInFailure(error)) : error;
   });
 
   /** The answer's value and the response it came in (for its headers). */
@@ -147,13 +148,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return { value: parseResponse(res, spec.schema, request), res };
       }, spec.signal);
     } catch (error) {
-      if (spec.mode === 'unsafe' && error instanceof NetworkError && error.requestSent) {
-        throw new NetworkError(
+      if (spec.mode !== 'unsafe' || isSignInFailure(error) || !mayHaveBeenTaken(error)) throw error;
+      if (error instanceof NetworkError) {
+        throw outcomeUnknown(new NetworkError(
           `${error.message}: the outcome is unknown, the server may have received the request; check its imports before sending it again`,
-          { ...(error.code ? { code: error.code } : {}), requestSent: true, cause: error },
-        );
+          { ...(error.code ? { code: error.code } : {}), ...(error.reason ? { reason: error.reason } : {}), ...(error.address ? { address: error.address } : {}),
+          requestSent: true, cause: error },
+        ));
       }
-      throw error;
+      throw error instanceof Error ? outcomeUnknown(error) : error;
     }
   }
 

@@ -54,14 +54,46 @@ export class UnexpectedResponseError extends ApiError {
 export class NetworkError extends Error {
   readonly code?: string;
   readonly requestSent: boolean;
+  /** What went wrong without the request it was about ("connection refused"), for words of the clerk's. */
+  readonly reason?: string;
+  /** Where it was sent: the service's origin, and the proxy it went through ("http://127.0.0.1:9"). */
+  readonly address?: string;
 
-  constructor(message: string, options: { code?: string; requestSent: boolean; cause?: unknown }) {
+  constructor(message: string, options: { code?: string; requestSent: boolean; reason?: string; address?: string; cause?: unknown }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'NetworkError';
     if (options.code !== undefined) this.code = options.code;
     this.requestSent = options.requestSent;
+    if (options.reason !== undefined) this.reason = options.reason;
+    if (options.address !== undefined) this.address = options.address;
   }
 }
+
+/*
+ * What the API client knows of a failed call beyond the error's type, told apart for the clerk (failure-words.ts):
+ * whether it failed while signing in (the token request, before the call's own request went out), and whether the
+ * service may have done what a call that is not safe to repeat (a census or receipt POST) asked all the same.
+ */
+const signInFailures = new WeakSet<object>();
+const unknownOutcomes = new WeakSet<object>();
+
+/** Marks `error` as the failure of the token request a call made first: the call's own request never went out. */
+export function signInFailure<T extends object>(error: T): T {
+  signInFailures.add(error);
+  return error;
+}
+export const isSignInFailure = (error: unknown): boolean => typeof error === 'object' && error !== null && signInFailures.has(error);
+
+/**
+ * Marks `error` as one after which the service may hold what a census or receipt POST sent: the request went out
+ * and no answer came, the answer was a failure that does not say it was not taken (a 500), or it was a success
+ * this client could not read. Sending the records again could import them twice.
+ */
+export function outcomeUnknown<T extends object>(error: T): T {
+  unknownOutcomes.add(error);
+  return error;
+}
+export const isOutcomeUnknown = (error: unknown): boolean => typeof error === 'object' && error !== null && unknownOutcomes.has(error);
 
 /** A URL the client refuses to talk to: plain HTTP to a non-loopback host, another scheme, or embedded credentials. */
 export class InsecureUrlError extends Error {

@@ -68,6 +68,11 @@ const REASONS: Record<string, string> = {
 };
 
 /** TLS trust and version failures: permanent, so retrying is pointless. */
+/** A time-out as a person says it: "30 s", or "250 ms" below a second. */
+function duration(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
 export function isTlsFailure(code: string | undefined): boolean {
   return !!code && (/^(ERR_SSL_|ERR_TLS_|CERT_)/.test(code) || code.includes('CERT') || code.includes('SELF_SIGNED'));
 }
@@ -110,7 +115,9 @@ function retire(agent: http.Agent): void {
 
 function exchange(r: HttpRequest, route: { agent: http.Agent; via?: string }, tls: object): Promise<HttpResponse> {
   const { url } = r;
-  const where = `${r.method} ${describeUrl(url)}${route.via ? ` (through proxy ${route.via})` : ''}`;
+  const through = route.via ? ` (through proxy ${route.via})` : '';
+  const where = `${r.method} ${describeUrl(url)}${through}`;
+  const address = `${url.origin}${through}`;
   return new Promise<HttpResponse>((resolve, reject) => {
     if (r.signal?.aborted) {
       reject(new AbortError());
@@ -149,10 +156,11 @@ function exchange(r: HttpRequest, route: { agent: http.Agent; via?: string }, tl
     const arm = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
+        const reason = `${reached ? 'no answer' : 'no connection'} within ${duration(r.timeout.ms)}`;
         const message = reached
           ? `${where}: no answer within ${r.timeout.ms} ms`
           : `cannot reach ${where}: no connection within ${r.timeout.ms} ms`;
-        fail(new NetworkError(message, { code: 'ETIMEDOUT', requestSent: reached }));
+        fail(new NetworkError(message, { code: 'ETIMEDOUT', requestSent: reached, reason, address }));
       }, r.timeout.ms);
     };
     const touch = () => {
@@ -180,7 +188,7 @@ function exchange(r: HttpRequest, route: { agent: http.Agent; via?: string }, tl
       const code = error.code === 'EPROTO' && /wrong version number/i.test(error.message) ? 'ERR_SSL_WRONG_VERSION_NUMBER' : error.code;
       const reason = (code && REASONS[code]) ?? error.message;
       const message = reached ? `${where}: the connection broke (${reason})` : `cannot reach ${where}: ${reason}`;
-      fail(new NetworkError(message, { ...(code ? { code } : {}), requestSent: reached, cause: error }));
+      fail(new NetworkError(message, { ...(code ? { code } : {}), requestSent: reached, reason, address, cause: error }));
     });
 
     req.on('response', (res) => {
@@ -191,14 +199,18 @@ function exchange(r: HttpRequest, route: { agent: http.Agent; via?: string }, tl
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > r.maxResponseBytes) {
-          fail(new NetworkError(`${where}: the answer is larger than ${r.maxResponseBytes} bytes`, { code: 'ERESPONSETOOLARGE', requestSent: true }));
+          fail(new NetworkError(`${where}: the answer is larger than ${r.maxResponseBytes} bytes`, {
+            code: 'ERESPONSETOOLARGE', requestSent: true, address, reason: `the answer is larger than ${r.maxResponseBytes} bytes`,
+          }));
           return;
         }
         chunks.push(chunk);
         touch();
       });
       res.on('error', (error: NodeJS.ErrnoException) => {
-        fail(new NetworkError(`${where}: the connection broke while reading the answer`, { ...(error.code ? { code: error.code } : {}), requestSent: true, cause: error }));
+        fail(new NetworkError(`${where}: the connection broke while reading the answer`, {
+          ...(error.code ? { code: error.code } : {}), requestSent: true, address, reason: 'the connection broke while reading the answer', cause: error,
+        }));
       });
       res.on('end', () => {
         if (settled) return;

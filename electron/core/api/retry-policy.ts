@@ -16,6 +16,20 @@ export type RetryMode = 'safe' | 'unsafe';
 
 const UNSAFE_STATUSES = new Set([429, 502, 503, 504]);
 
+/**
+ * After this error of an `unsafe` request, may the service have done what it asked? Yes when the request went out and
+ * no answer came, when the answer is a server failure that does not say it was not taken (a 500: the service may have
+ * stored the records before it failed), and when it is a success this client could not read. A refusal (4xx) and the
+ * answers that say the request was not taken (429, 502, 503, 504) leave nothing behind.
+ */
+export function mayHaveBeenTaken(error: unknown): boolean {
+  if (error instanceof NetworkError) return error.requestSent;
+  if (error instanceof ApiError) {
+    return (error.status >= 200 && error.status < 300) || (error.status >= 500 && error.status !== 501 && !UNSAFE_STATUSES.has(error.status));
+  }
+  return false;
+}
+
 export function isRetryable(error: unknown, mode: RetryMode): boolean {
   if (error instanceof NetworkError) {
     if (isTlsFailure(error.code)) return false;

@@ -2,19 +2,8 @@
 import { batchSchemas, type RecordKind } from '../../../shared';
 import type { BatchProblem, BatchSendResult } from '../../../shared/bridge';
 import type { Session } from '../session';
+import { serviceProblems } from './service-problems';
 import { toBatchView } from './views';
-
-/** `[2].hireDate: must be ...` and `[3] repeats ...`, the service's wording of record problems. */
-const RECORD_MESSAGE = /^\[(\d+)\](?:\.([\w.[\]]+))?:?\s*(.*)$/s;
-
-export function serviceProblems(error: string): BatchProblem[] {
-  return error.split('; ').map((message) => {
-    const match = RECORD_MESSAGE.exec(message);
-    if (!match) return { message, source: 'service' };
-    const [, index, field, rest] = match;
-    return { index: Number(index), ...(field ? { field } : {}), message: rest || message, source: 'service' };
-  });
-}
 
 export function localProblems(kind: RecordKind, records: unknown[]): BatchProblem[] {
   const parsed = batchSchemas[kind].safeParse(records);

@@ -5,6 +5,7 @@ import type { BatchJob, Job, JobService } from '../queue';
 import { isOutcome } from '../queue';
 import type { JobListItem } from '../queue/job-query';
 import { EMBEDDED_SERVICE } from '../session';
+import { serviceProblems } from './service-problems';
 
 /**
  * The service and client a job or batch was journaled for, as the screens name it (as `waitsFor` does); undefined when
@@ -93,5 +94,6 @@ export function toBatchView(batch: BatchJob): BatchView {
   // The journal's names of the service stay in the core; the screens get it as they name it.
   const { profile: _profile, baseUrl: _baseUrl, clientId: _clientId, ...rest } = batch;
   const service = serviceViewOf(batch);
-  return { ...rest, ...(service ? { service } : {}) };
+  const problems = batch.state === 'failed' && batch.error !== undefined ? serviceProblems(batch.error) : [];
+  return { ...rest, ...(service ? { service } : {}), ...(problems.some((p) => p.index !== undefined) ? { problems } : {}) };
 }

@@ -121,7 +121,10 @@ export function serviceOf(of: { profile?: string; baseUrl?: string; clientId?: s
 export type { StableFile } from '../watcher/stable-file';
 
 export const BATCH_STATES = ['sending', 'sent', 'failed', 'unknown'] as const;
-/** sending: journaled, request under way; unknown: the app stopped mid-send, the outcome was never seen. */
+/**
+ * sending: journaled, request under way; failed: the service surely does not hold it; unknown: it may (the app stopped
+ * mid-send, or no answer came after the records went out), so the outcome was never seen.
+ */
 export type BatchState = (typeof BATCH_STATES)[number];
 
 /** A manual JSON batch. The records themselves are not kept (they hold personal data). */

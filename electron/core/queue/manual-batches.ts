@@ -1,7 +1,7 @@
 /** Manual JSON batches: validated with the shared schemas, journaled, sent once, the outcome kept. */
 import type { RecordKind } from '../../../shared';
 import { batchSchemas, formatIssues, RECORD_KINDS } from '../../../shared';
-import { classify, reasonOf } from './failures';
+import { batchFailure } from './batch-failure';
 import type { BatchResult } from './job-types';
 import type { QueueCore } from './queue-core';
 
@@ -15,8 +15,9 @@ export class BatchValidationError extends Error {
 
 /**
  * Sends a batch. Throws BatchValidationError for bad records (nothing journaled or sent); otherwise resolves with
- * the journaled batch, `sent` with the import id or `failed` with the error. A batch is never re-sent on its own:
- * after a crash mid-send its outcome is `unknown`, because sending again could import the records twice.
+ * the journaled batch: `sent` with the import id, `failed` with the reason when the service surely does not hold it,
+ * `unknown` when it may (no answer after the records went out: see batch-failure.ts). A batch is never re-sent on its
+ * own: its outcome is `unknown` after a crash mid-send too, because sending again could import the records twice.
  */
 export async function sendManualBatch(core: QueueCore, kind: RecordKind, records: unknown): Promise<BatchResult> {
   if (!(RECORD_KINDS as readonly string[]).includes(kind)) {
@@ -32,7 +33,7 @@ export async function sendManualBatch(core: QueueCore, kind: RecordKind, records
     core.emit('batch', batch);
     return { batch, created };
   } catch (error) {
-    batch = core.journal.updateBatch(batch.id, { state: 'failed', error: reasonOf(classify(error)) }, core.now());
+    batch = core.journal.updateBatch(batch.id, batchFailure(error), core.now());
     core.emit('batch', batch);
     return { batch };
   }

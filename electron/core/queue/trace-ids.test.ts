@@ -37,9 +37,10 @@ describe('trace ids in the reasons of service failures', () => {
     const result = await queue.sendBatch('census', [
       { lastName: 'Lima', firstName: 'Maria', employeeRegistration: 'BR-002', hireDate: '2024-11-18', employeeStatus: 'ACTIVE' },
     ]);
-    expect(result.batch.state).toBe('failed');
-    expect(result.batch.error).toMatch(/^injected fault: /);
-    const [, trace] = ENDS_WITH_TRACE.exec(result.batch.error ?? '') ?? [];
+    // A 500 may come after the records were stored: the outcome is unknown (batch-failure.test.ts).
+    expect(result.batch.state).toBe('unknown');
+    expect(result.batch.error).toMatch(/^The service failed while taking the records: injected fault: /);
+    const [, trace] = /\(trace id ([0-9a-f]{32}): give it to support if this goes on\)\. The service may have imported/.exec(result.batch.error ?? '') ?? [];
     expect(failedTraces(env, '/law/api/v1/census')).toContain(trace);
   });
 

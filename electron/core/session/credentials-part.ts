@@ -2,10 +2,9 @@
 import { decodeJwt } from 'jose';
 import type { CredentialStatus, CredentialTest } from '../../../shared/bridge';
 import type { ProfileName } from '../../../shared/settings.schema';
-import type { ApiClient } from '../api';
 import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, readKeychainState, saveCredentials, type SecretStore } from '../credentials';
 import type { SettingsStore } from '../settings';
-import { connectionTestFailure } from './connection-test-words';
+import { signInFailureWords, type ApiClient } from '../api';
 import type { AppClient } from './local-server-part';
 
 export type CredentialsPart = {
@@ -76,7 +75,7 @@ export function createCredentialsPart(options: CredentialsPartOptions): Credenti
         const token = await client.getToken();
         return { ok: true, scopes: scopesOf(token), ms: Math.round(performance.now() - started) };
       } catch (error) {
-        return { ok: false, scopes: [], ms: Math.round(performance.now() - started), message: connectionTestFailure(error) };
+        return { ok: false, scopes: [], ms: Math.round(performance.now() - started), message: signInFailureWords(error) };
       } finally {
         client.close();
       }

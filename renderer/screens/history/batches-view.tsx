@@ -10,6 +10,8 @@ import { serviceNameStart } from '../../components/service-name';
 import { useBridgeQuery } from '../../data/bridge-queries';
 import { historyText as t } from './history-text';
 import { ScrollTable } from '../../components/scroll-table';
+import { problemLine } from '../send-records/problem-words';
+import { sendRecordsText } from '../send-records/send-records-text';
 
 type BatchFilters = { outcome: '' | BatchView['state']; kind: '' | BatchView['kind']; from: string; to: string };
 const NONE: BatchFilters = { outcome: '', kind: '', from: '', to: '' };
@@ -19,6 +21,15 @@ const dayOf = (ms: number) => {
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
+
+/** The records of a batch by the names the form gave them: History words a refusal as the form did. */
+const ROW_NAMES: Record<BatchView['kind'], (n: number) => string> = { census: sendRecordsText.census.person, receipt: sendRecordsText.receipts.row };
+
+/** Why a batch did not get through: a refusal one problem a line, in the form's words; any other reason as it is. */
+function ProblemCell({ batch }: { batch: BatchView }) {
+  if (!batch.problems) return <>{batch.error ?? ''}</>;
+  return <>{batch.problems.map((p, i) => <Text key={i} size="sm">{problemLine(batch.kind, p, ROW_NAMES[batch.kind])}</Text>)}</>;
+}
 
 export function BatchesView() {
   // The core keeps batches few (each is a clerk's send), so the newest 1,000 are fetched and filtered here.
@@ -63,13 +74,14 @@ export function BatchesView() {
                 {filtered.slice(0, shown).map((b) => (
                   <Table.Tr key={b.id}>
                     <Table.Td>{t.batchName(t.kinds[b.kind], b.id)}</Table.Td>
-                    <Table.Td><OutcomeBadge outcome={b.state} /></Table.Td>
+                    {/* Room for "Outcome unknown" whole: a narrow column cut it to "OUTCOM…". */}
+                    <Table.Td style={{ minWidth: '12rem' }}><OutcomeBadge outcome={b.state} /></Table.Td>
                     <Table.Td>{formatNumber(b.records)}</Table.Td>
                     <Table.Td>{formatDateTime(b.createdAt)}</Table.Td>
                     {/* Not known for a batch sent before the app kept it: left empty. */}
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.service ? serviceNameStart(b.service) : ''}</Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.importId ?? ''}</Table.Td>
-                    <Table.Td>{b.error ?? ''}</Table.Td>
+                    <Table.Td><ProblemCell batch={b} /></Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

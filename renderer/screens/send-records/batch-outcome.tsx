@@ -1,6 +1,7 @@
 /**
- * What happened to the last send: sent (with the import id), or not sent at all (refusals show as FormProblems); and
- * above it the warning of a send that did not get through, for as long as it holds (`unconfirmed` in use-batch-form.ts).
+ * What happened to the last send: sent (with the import id), not sent (nothing was imported: refusals show as
+ * FormProblems, other reasons here); and above it the warning of a send whose outcome is unknown, for as long as it
+ * holds (`unconfirmed` in use-batch-form.ts).
  */
 import { Alert, Button, CopyButton, Group, Text } from '@mantine/core';
 import { BridgeError } from '../../../shared/bridge';
@@ -14,12 +15,13 @@ const t = sendRecordsText;
 function UnconfirmedView({ unconfirmed, earlier }: { unconfirmed: UnconfirmedSend; earlier: boolean }) {
   const hint = unconfirmed.kind === 'error' ? errorHint(unconfirmed.error) : undefined;
   return (
-    <Alert color="red" title={earlier ? t.earlierBatchFailedTitle : t.batchFailedTitle} role="alert">
-      {unconfirmed.kind === 'failed'
+    <Alert color="yellow" title={earlier ? t.earlierUnknownTitle : t.unknownTitle} role="alert">
+      {unconfirmed.kind === 'unknown'
         ? unconfirmed.messages.map((m, i) => <Text key={i} size="sm">{m}</Text>)
         : <Text size="sm">{errorMessage(unconfirmed.error)}</Text>}
       {hint && <Text size="sm" mt={4}>{hint}</Text>}
-      <Text size="sm" mt={4}>{t.failedNext}</Text>
+      {/* The core's reason of an unknown outcome says what to check; an error of the app's own does not. */}
+      <Text size="sm" mt={4}>{unconfirmed.kind === 'unknown' ? t.unknownKept : t.unknownNext}</Text>
     </Alert>
   );
 }
@@ -41,8 +43,16 @@ function OutcomeView({ outcome }: { outcome: BatchOutcome }) {
     );
   }
   if (outcome.kind === 'refused') return null;
+  if (outcome.kind === 'failed') {
+    return (
+      <Alert color="red" title={t.notSentTitle} role="alert">
+        {outcome.messages.map((m, i) => <Text key={i} size="sm">{m}</Text>)}
+        <Text size="sm" mt={4}>{t.notSentNext}</Text>
+      </Alert>
+    );
+  }
   const notConfigured = outcome.kind === 'error' && outcome.error instanceof BridgeError && outcome.error.code === 'not_configured';
-  if (notConfigured) return <Alert color="yellow" title={t.batchFailedTitle} role="alert"><Text size="sm">{t.notConfigured}</Text></Alert>;
+  if (notConfigured) return <Alert color="yellow" title={t.notSentTitle} role="alert"><Text size="sm">{t.notConfigured}</Text></Alert>;
   return <UnconfirmedView unconfirmed={outcome} earlier={false} />;
 }
 

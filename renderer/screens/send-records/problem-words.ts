@@ -41,6 +41,19 @@ export function serviceRecordProblem(message: string, rowName: (n: number) => st
   return { message: withRecordNames(bare, rowName) };
 }
 
+/**
+ * One problem of a refused batch as a line of its own, naming its record ("Person 2: Employee registration E-9 is also
+ * given for Person 1; each must be different in one batch"): for a record that is not in the form (the service named
+ * one beyond the batch) and for History, which words a refused batch as the form did.
+ */
+export function problemLine(kind: RecordKind, problem: { index?: number; field?: string; message: string }, rowName: (n: number) => string): string {
+  if (problem.index === undefined) return withRecordNames(problem.message, rowName);
+  const words = problem.field
+    ? { field: problem.field, message: withRecordNames(bareMessage(problem.field, problem.message), rowName) }
+    : serviceRecordProblem(problem.message, rowName);
+  return sendRecordsText.recordProblem(rowName(problem.index + 1), words.field ? fieldMessage(kind, words.field, words.message) : words.message);
+}
+
 /** `[0]` in a service message is the first record of the batch: the clerk knows it by its name in the form. */
 export function withRecordNames(message: string, rowName: (n: number) => string): string {
   return message.replace(/\[(\d+)\]/g, (_all, n: string) => rowName(Number(n) + 1));

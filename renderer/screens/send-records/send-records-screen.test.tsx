@@ -240,18 +240,19 @@ describe('SendRecordsScreen: new hires', () => {
     expect(summary?.textContent).not.toContain('[');
   });
 
-  it('keeps the records when the batch did not get through, and says so', async () => {
+  it('keeps the records when the batch was not sent, and says nothing was imported', async () => {
     const bridge = createMemoryBridge();
     bridge.override('batches.send', () => ({
-      ok: false, problems: [{ message: 'POST /law/api/v1/census failed: 503 Service Unavailable', source: 'service' }], batch: { ...batch, state: 'failed' },
+      ok: false, problems: [{ message: 'The service could not take the records now: 503 Service Unavailable. Nothing was imported: send them again in a while.', source: 'service' }], batch: { ...batch, state: 'failed' },
     }));
     renderScreen(<SendRecordsScreen />, bridge);
     const user = userEvent.setup();
     await fillRequired(user, 1, { lastName: 'Smith', firstName: 'A', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('The batch could not be sent');
+    expect(alert.textContent).toContain('The batch was not sent');
     expect(alert.textContent).toContain('503 Service Unavailable');
+    expect(alert.textContent).toContain('Nothing was imported. Your records are still in the form.');
     expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
   });
 
@@ -583,9 +584,10 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
   });
 });
 
-describe('SendRecordsScreen: a send that did not get through', () => {
-  const FAILED = 'POST /law/api/v1/receipt failed: 500 Internal Server Error';
-  const HISTORY_ADVICE = 'Check the History screen before sending them again';
+describe('SendRecordsScreen: a send whose outcome is unknown', () => {
+  const FAILED = 'The service failed while taking the records: injected fault (trace id abc: give it to support if this goes on). '
+    + 'The service may have imported the records: look at its imports, or ask your service provider, before sending them again, since a second send would import them twice.';
+  const HISTORY_ADVICE = 'before sending them again';
   const receiptRow = (n: number) => ['Smith', 'Anna', '123-45-6789', `E-${n}`, '2026-03-15', '10'].join('\t');
 
   /** A bridge whose next answer to batches.send is chosen by the test. */
@@ -594,7 +596,7 @@ describe('SendRecordsScreen: a send that did not get through', () => {
     const answer = { next: 'fail' as 'fail' | 'refuse' | 'accept' | 'lost' };
     bridge.override('batches.send', (request): BridgeResponse<'batches.send'> => {
       const records = request.records.length;
-      if (answer.next === 'fail') return { ok: false, problems: [{ message: FAILED, source: 'service' }], batch: { ...batch, kind: 'receipt', records, state: 'failed' } };
+      if (answer.next === 'fail') return { ok: false, problems: [{ message: FAILED, source: 'service' }], batch: { ...batch, kind: 'receipt', records, state: 'unknown' } };
       if (answer.next === 'refuse') {
         return { ok: false, problems: [{ index: 0, field: 'ssn', message: 'is not a known SSN', source: 'service' }], batch: { ...batch, kind: 'receipt', records, state: 'failed' } };
       }
@@ -622,7 +624,7 @@ describe('SendRecordsScreen: a send that did not get through', () => {
     renderScreen(<ScreenSwitch />, bridge);
     const user = userEvent.setup();
     const form = await sendOneReceiptThatFails(user);
-    expect(warning(form)).toContain('The batch could not be sent');
+    expect(warning(form)).toContain('This batch may have reached the service');
     expect(warning(form)).toContain(HISTORY_ADVICE);
 
     // Rows pasted into the box, pasted into a cell, loaded from JSON, and added by the button.
@@ -645,7 +647,7 @@ describe('SendRecordsScreen: a send that did not get through', () => {
     await user.click(within(form).getByRole('button', { name: 'Remove receipt 5' }));
     expect(warning(form)).toContain(HISTORY_ADVICE);
 
-    // A Send the check stops sends nothing: the records of the failed batch are still to be checked in History.
+    // A Send the check stops sends nothing: the batch sent before may still be on the service.
     fireEvent.change(within(form).getByRole('textbox', { name: 'Last name Receipt 5' }), { target: { value: 'Kim' } });
     await user.click(within(form).getByRole('button', { name: 'Send 5 receipts' }));
     await within(form).findByText('Nothing was sent yet');
@@ -671,7 +673,7 @@ describe('SendRecordsScreen: a send that did not get through', () => {
     answer.next = 'refuse';
     await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
     await within(form).findByText('The service refused the batch');
-    expect(warning(form)).toContain('An earlier batch could not be sent');
+    expect(warning(form)).toContain('An earlier batch may have reached the service');
     expect(warning(form)).toContain(HISTORY_ADVICE);
 
     // No answer at all (the app's connection broke): the service may have the batch, so the advice is the same.
@@ -686,6 +688,6 @@ describe('SendRecordsScreen: a send that did not get through', () => {
     await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
     await within(form).findByText(/The service received 1 record/);
     expect(within(form).queryByText(new RegExp(HISTORY_ADVICE))).toBeNull();
-    expect(within(form).queryByText(/could not be sent/)).toBeNull();
+    expect(within(form).queryByText(/may have reached the service/)).toBeNull();
   });
 });

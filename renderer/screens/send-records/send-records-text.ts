@@ -123,10 +123,18 @@ export const sendRecordsText = {
   moreProblems: (n: number) => `and ${n} more`,
   repeatedField: (value: string, other: string) => `${value} is also given for ${other}; each must be different in one batch`,
   repeatedReceipt: (other: string) => `is the same receipt as ${other} (same employee registration, payment date and amount)`,
-  batchFailedTitle: 'The batch could not be sent',
+  /** Nothing reached the service, or it said it took nothing: the records can go again once the cause is put right. */
+  notSentTitle: 'The batch was not sent',
+  notSentNext: 'Nothing was imported. Your records are still in the form.',
+  /** The service may hold the batch (no answer after it went out): sending it again could import it twice. */
+  unknownTitle: 'This batch may have reached the service',
   /** The same warning once a later send was refused: that refusal is shown below it, and speaks of another batch. */
-  earlierBatchFailedTitle: 'An earlier batch could not be sent',
-  failedNext: 'Your records are still in the form. Check the History screen before sending them again.',
+  earlierUnknownTitle: 'An earlier batch may have reached the service',
+  /** Under the core's reason, which says already what to check before sending again. */
+  unknownKept: 'Your records are still in the form.',
+  /** Under an error of the app's own (its connection to its background service broke): the send's fate is unknown. */
+  unknownNext: 'Your records are still in the form. The service may have imported them: look at its imports, or ask your '
+    + 'service provider, before sending them again, since a second send would import them twice.',
   notConfigured: 'No connection is set up yet. Open Settings, enter the service address and credentials, then try again.',
   successTitle: 'Sent',
   success: (records: number, importId: string) =>

@@ -10,7 +10,7 @@
  * last outcome and whether a send is under way are kept beside it, so an answer that comes while the clerk is on
  * another screen still empties the form or marks the fields.
  *
- * The warning of a send that did not get through is kept apart from the last outcome, because it holds longer: the
+ * The warning of a send whose outcome is unknown is kept apart from the last outcome, because it holds longer: the
  * service may have the records all the same, and it goes only once a send of this form is received or the clerk
  * starts over (see `unconfirmed`).
  */
@@ -24,7 +24,7 @@ import { BridgeError, type BatchProblem } from '../../../shared/bridge';
 import { useSendBatch } from '../../data/send-records-queries';
 import type { FormRow } from './record-fields';
 import { FIELDS, MAX_FORM_RECORDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
-import { withRecordNames } from './problem-words';
+import { problemLine } from './problem-words';
 import { useRemovalFocus } from './removal-focus';
 import { Kept, useKept, useScreenMemory } from './screen-memory';
 import { NO_MARKS, editedMarks, movedMarks, serviceMarks, shownMarks, type ServiceMarks } from './service-marks';
@@ -38,17 +38,23 @@ export type PanelKey = 'census' | 'termination' | 'receipts';
 
 export type BatchOutcome =
   | { kind: 'sent'; importId: string; records: number }
-  /** The batch went out and came back refused or failed; problems without a record go here. */
+  /** The batch went out and came back refused; problems without a record go here. */
   | { kind: 'refused'; general: string[] }
-  /** The batch did not get through (network, server error, refused credentials): the service's or client's words. */
+  /**
+   * Nothing was imported, and the service holds nothing of the batch: it could not be reached, did not accept the
+   * credentials, or said it could not take the batch now (the core's words, batch-failure.ts).
+   */
   | { kind: 'failed'; messages: string[] }
+  /** The batch went out and no answer came, or the service failed while taking it: it may hold the records. */
+  | { kind: 'unknown'; messages: string[] }
   | { kind: 'error'; error: unknown };
 
 /**
- * A send that did not get through: it failed on the way (network, server error, refused credentials) or no answer
- * came. The service may hold its records all the same, so sending them again could import them twice.
+ * A send whose outcome is unknown: the batch went out and no answer came (`unknown`, journaled so), or the app's own
+ * call to its core failed (`error`). The service may hold its records all the same, so sending them again could
+ * import them twice.
  */
-export type UnconfirmedSend = Extract<BatchOutcome, { kind: 'failed' | 'error' }>;
+export type UnconfirmedSend = Extract<BatchOutcome, { kind: 'unknown' | 'error' }>;
 
 /** Rows put into the form by a paste or from JSON, for the message that says so. */
 export type AddedRows = { from: 'paste' | 'json'; count: number; after: number };
@@ -65,10 +71,10 @@ type PanelState = {
    */
   outcome?: BatchOutcome;
   /**
-   * The last send that did not get through, with its advice to check History before sending again. That advice holds
+   * The last send whose outcome is unknown, with its advice to check before sending again. That advice holds
    * as long as the form can send those records again: through rows added, pasted, loaded or removed, a Send stopped
    * by the check, a later send refused, or a visit to another screen. It goes when a send of this form is received
-   * (the form empties) or the clerk starts over; a later send that does not get through takes its place.
+   * (the form empties) or the clerk starts over; a later send whose outcome is unknown takes its place.
    */
   unconfirmed?: UnconfirmedSend;
   /** What the service's refusal said about each record, until the clerk edits, removes or sends it again. */
@@ -212,7 +218,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
     const ofRecords: { index: number; field?: string; message: string }[] = [];
     for (const p of problems) {
       if (p.index !== undefined && p.index >= 0 && p.index < rowCount) ofRecords.push({ index: p.index, field: p.field, message: p.message });
-      else general.push(p.index === undefined ? withRecordNames(p.message, rowName) : sendRecordsText.recordProblem(rowName(p.index + 1), withRecordNames(p.message, rowName)));
+      else general.push(problemLine(kind, p, rowName));
     }
     const next = serviceMarks(ofRecords, rowCount);
     update({ marks: next });
@@ -232,10 +238,13 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
         update({ outcome: { kind: 'sent', importId: result.importId, records: result.records }, unconfirmed: undefined });
         return;
       }
-      // Problems naming records are a refusal of the records; without any, the batch did not get through at all.
-      const refused = !result.batch || result.problems.some((p) => p.index !== undefined);
-      if (refused) update({ outcome: { kind: 'refused', general: applyProblems(result.problems, values.rows.length) } });
-      else update({ unconfirmed: { kind: 'failed', messages: result.problems.map((p) => p.message) } });
+      // The service may hold a batch whose outcome is unknown; problems naming records are a refusal of the records;
+      // without any, the batch was not sent at all (and nothing of it was imported).
+      const messages = result.problems.map((p) => p.message);
+      if (result.batch?.state === 'unknown') update({ unconfirmed: { kind: 'unknown', messages } });
+      else if (!result.batch || result.problems.some((p) => p.index !== undefined)) {
+        update({ outcome: { kind: 'refused', general: applyProblems(result.problems, values.rows.length) } });
+      } else update({ outcome: { kind: 'failed', messages } });
     } catch (error) {
       // Without a connection set up nothing went out; any other error leaves the batch's fate unknown.
       const nothingSent = error instanceof BridgeError && error.code === 'not_configured';
@@ -247,7 +256,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
 
   /**
    * Blank rows are left out rather than refused, as long as one row is left. The last send's outcome goes first:
-   * a banner of an earlier success must not stand above the problems of this try. A send that did not get through
+   * a banner of an earlier success must not stand above the problems of this try. A send whose outcome is unknown
    * stays: if the check stops this one, nothing went out and its warning still holds.
    */
   const submit = async (event?: BaseSyntheticEvent) => {
@@ -286,8 +295,8 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
     }
     rows.replace([...kept, ...more]);
     // A success would read as if the added rows were sent. A refusal still speaks of the rows it marked, which keep
-    // their marks where blank rows gave way; "no connection is set up" still holds, and so does the warning of a send
-    // that did not get through (`unconfirmed`).
+    // their marks where blank rows gave way; "not sent" and "no connection is set up" still hold, and so does the
+    // warning of a send whose outcome is unknown (`unconfirmed`).
     const { outcome: last, marks: before } = memory.state.get();
     const marksNow = movedMarks(before, (row) => (keptAt.includes(row) ? keptAt.indexOf(row) : null));
     update({ outcome: last?.kind === 'sent' ? undefined : last, marks: marksNow, added: { from, count: more.length, after: kept.length } });

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, NetworkError, UnexpectedResponseError } from './api-errors';
+import { signInFailureWords } from './failure-words';
+
+const answer = (status: number, title: string, messages: string[], extra: { oauthError?: string; traceId?: string } = {}) =>
+  new ApiError({ status, title, messages, request: 'POST /oauth/v1/access-token', ...extra });
+
+describe('sign-in failures in words (connection tests, and batches that could not sign in)', () => {
+  it('says the service did not accept the client, without the request the API client made', () => {
+    for (const error of [answer(401, 'Unauthorized', ['unknown client or wrong client secret']), answer(400, 'Bad Request', [], { oauthError: 'invalid_client' })]) {
+      const words = signInFailureWords(error);
+      expect(words).toMatch(/^The service did not accept this client ID and secret/);
+      expect(words).not.toContain('/oauth/v1/access-token');
+    }
+  });
+
+  it('points at the base URL when nothing there signs clients in', () => {
+    expect(signInFailureWords(answer(404, 'Not Found', []))).toMatch(/no sign-in at this base URL .*check the base URL/);
+    expect(signInFailureWords(new UnexpectedResponseError({ status: 200, messages: [], request: 'POST /oauth/v1/access-token' })))
+      .toMatch(/not as the service does: check the base URL/);
+  });
+
+  it('keeps the trace id of an answer the service could not give, for support', () => {
+    expect(signInFailureWords(answer(503, 'Service Unavailable', ['down for maintenance'], { traceId: 'abc123' })))
+      .toBe('The service could not sign this client in: it answered 503 Service Unavailable (down for maintenance) (trace id abc123: give it to support if this goes on).');
+  });
+
+  it('says a failure to reach the service with its address and what went wrong, not the request the app made', () => {
+    const refused = new NetworkError('cannot reach POST http://127.0.0.1:9/oauth/v1/access-token: connection refused', {
+      code: 'ECONNREFUSED', requestSent: false, reason: 'connection refused', address: 'http://127.0.0.1:9',
+    });
+    expect(signInFailureWords(refused)).toBe('Nothing answers at http://127.0.0.1:9 (connection refused). Check the base URL, and that the service is running, then try again.');
+    const silent = new NetworkError('POST http://127.0.0.1:8/oauth/v1/access-token: no answer within 30000 ms', {
+      code: 'ETIMEDOUT', requestSent: true, reason: 'no answer within 30 s', address: 'http://127.0.0.1:8',
+    });
+    expect(signInFailureWords(silent)).toBe('The sign-in went to the service at http://127.0.0.1:8, but no answer came back (no answer within 30 s). '
+      + 'Try again; if it keeps happening, check the base URL with your service provider.');
+  });
+});
