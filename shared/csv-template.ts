@@ -37,6 +37,9 @@ export function kindOfHeader(header: readonly string[]): RecordKind | undefined 
   return fits.length === 1 ? fits[0] : undefined;
 }
 
+/** Whether a cell (trimmed) is written as the template writes numbers: digits, an optional sign and decimal point. */
+export const isNumberCell = (cell: string) => NUMBER_RE.test(cell);
+
 /**
  * A cell as the record field's value: empty is absent; numbers use `.`; booleans are true/false. A number that
  * cannot be read exactly (`12.3400000000000000001` would be read as 12.34) stays text, which the field's rule
@@ -46,7 +49,7 @@ export function cellValue(column: string, raw: string): unknown {
   const cell = raw.trim();
   if (cell === '') return undefined;
   // At most 15 characters of NUMBER_RE are always read exactly, so the common cell costs no further check.
-  if (NUMBER_COLUMNS.has(column)) return NUMBER_RE.test(cell) && (cell.length <= 15 || isExactNumeral(cell)) ? Number(cell) : cell;
+  if (NUMBER_COLUMNS.has(column)) return isNumberCell(cell) && (cell.length <= 15 || isExactNumeral(cell)) ? Number(cell) : cell;
   if (BOOLEAN_COLUMNS.has(column)) return cell === 'true' ? true : cell === 'false' ? false : cell;
   return raw;
 }

@@ -116,8 +116,12 @@ describe('receipt record', () => {
     expect(messages(receiptRecordSchema, {})).toHaveLength(6);
   });
 
-  it.each([['123-45-6789', true], ['123456789', false], ['12-345-6789', false], ['123-45-67890', false], ['abc-de-fghi', false], [' 123-45-6789', false]])(
+  it.each([['123-45-6789', true], ['123456789', false], ['12-345-6789', false], ['123-45-67890', false], ['abc-de-fghi', false], [' 123-45-6789 ', true], ['123-45- 6789', false]])(
     'ssn %s is valid: %s', (ssn, valid) => expect(receiptRecordSchema.safeParse(receipt({ ssn })).success).toBe(valid));
+
+  it('trims the ssn, as every other string', () => {
+    expect(receiptRecordSchema.parse(receipt({ ssn: '123-45-6789 ' })).ssn).toBe('123-45-6789');
+  });
 
   it.each([[0, false], [-1, false], [0.01, true], [10.1, true], [10.123, false], [1e21, false], [999_999_999_999.99, true], [1_000_000_000_000, false], [1e-7, false]])(
     'amount %s is valid: %s', (amount, valid) => expect(receiptRecordSchema.safeParse(receipt({ amount })).success).toBe(valid));

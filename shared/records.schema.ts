@@ -185,7 +185,9 @@ const receiptRecordObject = z.strictObject(
     lastName: required(text()),
     firstName: required(text()),
     ssn: required(
+      // Trimmed like every other string (§1): "123-45-6789 " is that SSN, as a spreadsheet cell or a typed field.
       z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+        .trim()
         .regex(/^\d{3}-\d{2}-\d{4}$/, 'must be written 123-45-6789'),
     ),
     employeeRegistration: required(text(LIMITS.employeeRegistrationMax)),

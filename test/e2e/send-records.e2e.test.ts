@@ -531,7 +531,7 @@ describe('Send records in Chromium', () => {
     const json = page.getByRole('tabpanel', { name: 'JSON file' });
     const receipts = [
       { lastName: 'Okafor', firstName: 'Chidi', ssn: '123-45-6789', employeeRegistration: 'E2E-600', paymentDate: '2026-05-29', amount: 212.4 },
-      { lastName: 'Nakamura', firstName: 'Aiko', ssn: '987-65-4321', employeeRegistration: 'E2E-601', paymentDate: '2026-05-29', amount: '180.00' },
+      { lastName: 'Nakamura', firstName: 'Aiko', ssn: '987-65-4321', employeeRegistration: 'E2E-601', paymentDate: '2026-05-29', amount: 180 },
     ];
     await json.getByRole('radio', { name: 'New hires and changes (census)' }).check();
     await json.getByRole('textbox', { name: 'Or paste JSON here' }).fill(JSON.stringify(receipts, null, 2));

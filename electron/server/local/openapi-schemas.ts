@@ -119,6 +119,8 @@ const RULES: Partial<Record<SchemaName, Rules>> = {
     description: 'A receipt record; all six fields are required. An employeeRegistration no census import carried is rejected per record after the 201.',
     properties: {
       ...text('lastName', 'firstName', 'employeeRegistration'),
+      // Trimmed like the text fields; JavaScript's \s is the whitespace String.prototype.trim takes away.
+      ssn: { description: 'written 123-45-6789; trimmed before it is checked, so surrounding whitespace is taken', pattern: '^\\s*\\d{3}-\\d{2}-\\d{4}\\s*$' },
       paymentDate: { description: REAL_DATE, format: 'date', pattern: `^${REAL_DATE_PATTERN}$` },
       amount: { description: `finite, more than 0, ${TWO_DECIMALS}` },
     },

@@ -198,6 +198,17 @@ describe('the component schemas take what the zod contract takes', () => {
     for (const value of ['', ' ', '\t\n', '\u00a0', '\ufeff', '\u2028', ' a ', 'a', '\u200b']) expect(lastName(value), JSON.stringify(value)).toBe(taken(value));
   });
 
+  it('the ssn pattern takes what the server takes, surrounding whitespace included', () => {
+    const ssn = validator('ReceiptRecord', 'ssn');
+    const taken = (value: string) => receiptRecordSchema.safeParse({
+      lastName: 'Doe', firstName: 'Jane', ssn: value, employeeRegistration: 'E-1', paymentDate: '2026-01-30', amount: 10,
+    }).success;
+    for (const value of ['123-45-6789', ' 123-45-6789 ', '\t123-45-6789\u00a0', '123-45-6789\n', '123-45- 6789', '123456789', 'x123-45-6789', '']) {
+      expect(ssn(value), JSON.stringify(value)).toBe(taken(value));
+    }
+    expect(ssn(' 123-45-6789 ')).toBe(true);
+  });
+
   it('money says at most 2 decimals in words: multipleOf 0.01 would refuse valid amounts', () => {
     for (const key of ['grossAnnualSalary', 'salaryPerPeriod', 'hourlyRate']) {
       expect(property('CensusRecord', key), key).not.toHaveProperty('multipleOf');

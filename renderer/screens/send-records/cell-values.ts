@@ -1,7 +1,9 @@
 /**
- * Values coming from outside the form (a pasted spreadsheet, a JSON file) checked against what the inputs can hold:
- * a date input holds only a real YYYY-MM-DD date and a select only one of its choices; anything else would be
+ * Cells pasted from a spreadsheet (rows, or one value pasted into a date input) checked against what the inputs can
+ * hold: a date input holds only a real YYYY-MM-DD date and a select only one of its choices; anything else would be
  * blanked by the browser, silently losing what the clerk pasted. Everything else is left for the record schema.
+ * Cells are read the way a US spreadsheet copies them (MM/DD/YYYY, a list's words); JSON is not a spreadsheet and is
+ * checked as the service checks it (json-records.ts).
  */
 import { isRealDate } from '../../../shared';
 import type { FieldSpec } from './record-fields';
@@ -43,7 +45,7 @@ export function checkCell(spec: FieldSpec, raw: string): CellCheck {
  * Why a YYYY-MM-DD text that is not a real date names no day ("February 2026 has 28 days", "there is no month 13"),
  * or undefined when it is not written as a date at all.
  */
-function unrealDate(iso: string): string | undefined {
+export function unrealDate(iso: string): string | undefined {
   const parts = ISO_DATE.exec(iso);
   if (!parts) return undefined;
   const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rowsOfJson } from './json-records';
+import { recordSchemas } from '../../../shared';
 import { MAX_FORM_RECORDS, recordOfRow } from './record-fields';
 
 describe('rowsOfJson', () => {
@@ -26,8 +27,44 @@ describe('rowsOfJson', () => {
       'Record 2 is not a record (it must be { … })',
       'Record 3, Last name: must be text in quotes',
       'Record 3, Hire date: "2026-02-30" is not a real date: February 2026 has 28 days',
-      'Record 3, Eligible for benefits: must be true or false',
+      'Record 3, Eligible for benefits: must be true or false, written without quotes ("yes" is text)',
     ]);
+  });
+
+  // The audit's record: the service refuses it with five errors; the panel once loaded it rewritten, the day-first
+  // 01/06/2026 read as 6 January and the words and quoted numbers made into the values the service wants.
+  it('refuses what the service would refuse and the form could not show as given, rather than rewrite it', () => {
+    const record = {
+      lastName: 'Smith', firstName: 'Anna', employeeRegistration: 'E-1', hireDate: '01/06/2026', employeeStatus: 'on leave',
+      payCycle: 'Every two weeks', grossAnnualSalary: '52000.00', periodsPerYear: '26',
+    };
+    const service = recordSchemas.census.safeParse(record);
+    expect(service.success ? [] : service.error.issues.map((i) => i.path.join('.')).sort())
+      .toEqual(['employeeStatus', 'grossAnnualSalary', 'hireDate', 'payCycle', 'periodsPerYear']);
+    expect(rowsOfJson('census', JSON.stringify([record]))).toEqual({ rows: [], problems: [
+      'Record 1, Hire date: "01/06/2026" is not a date written YYYY-MM-DD (year first, like 2026-03-15)',
+      'Record 1, Employee status: "on leave" is not one of ACTIVE, ON_LEAVE, TERMINATED',
+      'Record 1, Pay cycle: "Every two weeks" is not one of WEEKLY, BIWEEKLY, SEMIMONTHLY, MONTHLY',
+      'Record 1, Pay periods per year: must be a number, written without quotes ("26" is text)',
+      'Record 1, Gross annual salary: must be a number, written without quotes ("52000.00" is text)',
+    ] });
+    expect(rowsOfJson('receipt', JSON.stringify([
+      { lastName: '', firstName: 'Bo', ssn: 123456789, paymentDate: 20260315, amount: 1e21, employeeRegistration: 'E-2' },
+    ])).problems).toEqual([
+      'Record 1, Last name: must not be empty',
+      'Record 1, SSN: must be text in quotes',
+      'Record 1, Payment date: must be a date in quotes, written YYYY-MM-DD (like "2026-03-15")',
+      'Record 1, Amount: must be at most 999,999,999,999.99',
+    ]);
+
+    // What the form holds as given goes in, for its own check (the same schema) to mark: the same record is sent.
+    const records = [{ lastName: 'Smith', employeeRegistration: 'E'.repeat(31), hireDate: '2026-01-05', periodsPerYear: 400, grossAnnualSalary: 12.345 }];
+    const { rows, problems } = rowsOfJson('census', JSON.stringify(records));
+    expect(problems).toEqual([]);
+    expect(rows.map((r) => recordOfRow('census', r))).toEqual(records);
+    const receipt = { lastName: 'Lee', firstName: 'Bo', ssn: '987-65-4321 ', employeeRegistration: 'E-2', paymentDate: '2026-03-16', amount: 80 };
+    expect(rows.length).toBe(1);
+    expect(rowsOfJson('receipt', JSON.stringify([receipt])).rows.map((r) => recordOfRow('receipt', r))).toEqual([receipt]);
   });
 
   it('says that records of the other kind look like that kind, and which choice sends them, instead of naming unknown fields', () => {

@@ -1,8 +1,12 @@
-/** A JSON array of records (a file or pasted text) into form rows, refusing what the form could not show faithfully. */
+/**
+ * A JSON array of records (a file or pasted text) into form rows, refusing what the form could not show faithfully:
+ * the JSON is checked with the shared record schema, as the service checks it, and a value the form cannot hold as
+ * given (a number in quotes, a day-first date, a choice in words) is named rather than rewritten.
+ */
 import type { RecordKind } from '../../../shared';
-import { LIMITS } from '../../../shared';
-import { checkCell } from './cell-values';
-import type { FormRow } from './record-fields';
+import { LIMITS, cellValue, isRealDate, recordSchemas } from '../../../shared';
+import { unrealDate } from './cell-values';
+import type { FieldSpec, FormRow } from './record-fields';
 import { FIELDS, MAX_FORM_RECORDS, emptyRow } from './record-fields';
 import { sendRecordsText } from './send-records-text';
 
@@ -32,6 +36,52 @@ function otherKindFields(kind: RecordKind, record: Record<string, unknown>): str
 function otherKindLabels(kind: RecordKind, names: Iterable<string>): string[] {
   const wanted = new Set(names);
   return FIELDS[OTHER_KIND[kind]].filter((s) => wanted.has(s.name)).map((s) => s.label);
+}
+
+/** The first message the record schema has for each field of `record`: what the service would answer. */
+function schemaIssues(kind: RecordKind, record: Record<string, unknown>): Map<string, string> {
+  const parsed = recordSchemas[kind].safeParse(record);
+  const byField = new Map<string, string>();
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && !byField.has(field)) byField.set(field, issue.message);
+  }
+  return byField;
+}
+
+/** The JSON type a field's value has: the service reads nothing else there (no number in quotes). */
+const jsonTypeOf = (spec: FieldSpec) => (spec.input === 'number' ? 'number' : spec.name === 'eligibleForBenefits' ? 'boolean' : 'string');
+
+/**
+ * The text the form holds for a JSON value, when its input can show it and the form sends that very value back
+ * (`recordOfRow` reads the text by the CSV template's cell rules); undefined when it cannot: a value of another
+ * type, a date the date input cannot hold, a choice not in the list, an empty text (the form would send no value).
+ */
+function formTextOf(spec: FieldSpec, value: unknown): string | undefined {
+  if (typeof value !== jsonTypeOf(spec)) return undefined;
+  const text = String(value);
+  if (cellValue(spec.name, text) !== value) return undefined;
+  if (spec.input === 'date' && !isRealDate(text)) return undefined;
+  if (spec.input === 'select' && !spec.options?.some((o) => o.value === text)) return undefined;
+  return text;
+}
+
+/** Why a JSON value the form cannot hold is refused, in the JSON's own terms; else the schema's words. */
+function jsonProblem(spec: FieldSpec, value: unknown, schemaMessage: string | undefined): string {
+  const j = c.json;
+  const type = jsonTypeOf(spec);
+  if (type === 'string' && typeof value !== 'string') {
+    if (spec.input === 'date') return j.dateInQuotes;
+    if (spec.input === 'select') return j.choiceInQuotes(spec.options?.map((o) => o.value) ?? []);
+    return c.mustBeText;
+  }
+  if (type !== 'string' && typeof value === 'string') return j.quoted(type === 'number' ? j.aNumber : j.trueOrFalse, value);
+  if (spec.input === 'date' && typeof value === 'string') {
+    const why = unrealDate(value);
+    return why ? c.noSuchDate(value, why) : j.notADate(value);
+  }
+  if (spec.input === 'select' && typeof value === 'string') return c.notAChoice(value, spec.options?.map((o) => o.value) ?? []);
+  return schemaMessage ?? (type === 'boolean' ? c.mustBeTrueFalse : type === 'number' ? j.notShown : c.mustBeText);
 }
 
 export function rowsOfJson(kind: RecordKind, text: string): JsonRowsResult {
@@ -69,25 +119,18 @@ export function rowsOfJson(kind: RecordKind, text: string): JsonRowsResult {
     }
     const unknown = Object.keys(record).filter((key) => !specs.some((s) => s.name === key));
     if (unknown.length) problems.push(`${where} ${c.unknownFields(unknown)}`);
+    // Checked as the service checks it: the record schema's issues, by field, name what it would refuse.
+    const issues = schemaIssues(kind, record);
     const row = emptyRow(kind);
     for (const spec of specs) {
       const value = record[spec.name];
       if (value === undefined || value === null) continue;
-      const at = `${where}, ${spec.label}`;
-      let raw: string;
-      if (spec.name === 'eligibleForBenefits') {
-        if (typeof value !== 'boolean') { problems.push(sendRecordsText.recordProblem(at, c.mustBeTrueFalse)); continue; }
-        raw = String(value);
-      } else if (spec.input === 'number') {
-        if (typeof value !== 'number' && typeof value !== 'string') { problems.push(sendRecordsText.recordProblem(at, c.mustBeNumber)); continue; }
-        raw = String(value);
-      } else {
-        if (typeof value !== 'string') { problems.push(sendRecordsText.recordProblem(at, c.mustBeText)); continue; }
-        raw = value;
-      }
-      const checked = checkCell(spec, raw);
-      if ('problem' in checked) problems.push(sendRecordsText.recordProblem(at, checked.problem));
-      else row[spec.name] = spec.input === 'text' ? raw : checked.value;
+      const text = formTextOf(spec, value);
+      // What the form holds as given goes in, even if a rule refuses it (a salary over the most, a 31-character
+      // registration): the form's check, the same schema, marks it there. What it cannot hold is refused here, since
+      // the form would show and send something else (a date turned around, a text read as a number).
+      if (text !== undefined) row[spec.name] = text;
+      else problems.push(sendRecordsText.recordProblem(`${where}, ${spec.label}`, jsonProblem(spec, value, issues.get(spec.name))));
     }
     rows.push(row);
   });

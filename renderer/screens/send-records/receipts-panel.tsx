@@ -27,10 +27,15 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
         <Table.ScrollContainer minWidth={900}>
           <Table verticalSpacing={4} horizontalSpacing={6} withTableBorder>
             <Table.Thead>
-              <Table.Tr>
+              {/* Labels in line at the top, the hints of some columns under theirs. */}
+              <Table.Tr style={{ verticalAlign: 'top' }}>
                 <Table.Th scope="col" w={44}>{t.receipts.rowHeader}</Table.Th>
                 {columns.map((c) => (
-                  <Table.Th key={c.name} id={colId(c.name)} scope="col" miw={MIN_WIDTH[c.name] ?? 120}>{c.label}</Table.Th>
+                  // The label alone names the inputs (the hint is their description); the hint is drawn under it, once.
+                  <Table.Th key={c.name} scope="col" miw={MIN_WIDTH[c.name] ?? 120}>
+                    <span id={colId(c.name)}>{c.label}</span>
+                    {c.hint && <Text size="xs" c="dimmed" fw={400}>{c.hint}</Text>}
+                  </Table.Th>
                 ))}
                 <Table.Th scope="col"><VisuallyHidden>{t.receipts.actions}</VisuallyHidden></Table.Th>
               </Table.Tr>

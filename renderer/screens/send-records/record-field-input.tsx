@@ -1,28 +1,41 @@
 /** One census or receipt field as an input: its label is its accessible name, its error shows right under it. */
 import { NativeSelect, TextInput } from '@mantine/core';
+import type { ClipboardEvent, CSSProperties } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { FieldSpec } from './record-fields';
 import { sendRecordsText } from './send-records-text';
 
 const t = sendRecordsText.fields;
 
-export type RecordFieldInputProps = {
-  spec: FieldSpec;
-  registration: UseFormRegisterReturn;
-  error?: string | undefined;
-  /** Inside a grid the column header is the visible label: its id (and the row's) name the input. */
-  labelledBy?: string;
-  /** Hints take room; a grid leaves them to the column header. */
-  withHint?: boolean;
+/** Read by a screen reader, not drawn: a grid's hints are drawn once, under their column headers. */
+const VISUALLY_HIDDEN: CSSProperties = {
+  position: 'absolute', width: 1, height: 1, padding: 0, margin: -1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0,
 };
 
-export function RecordFieldInput({ spec, registration, error, labelledBy, withHint = true }: RecordFieldInputProps) {
+/** A grid input's hint goes below it, so it takes no room above it and the row's inputs stay in line. */
+const GRID_ORDER: ('label' | 'input' | 'error' | 'description')[] = ['label', 'input', 'error', 'description'];
+
+export type RecordFieldInputProps = {
+  spec: FieldSpec;
+  /** `onPaste`: a date input reads one pasted value itself (`use-batch-form.ts`). */
+  registration: UseFormRegisterReturn & { onPaste?: (event: ClipboardEvent<HTMLElement>) => void };
+  error?: string | undefined;
+  /**
+   * Inside a grid the column header is the visible label: its id (and the row's) name the input. The column header
+   * shows the hint too; the input keeps it as its description, unseen, so a screen reader still reads it.
+   */
+  labelledBy?: string;
+};
+
+export function RecordFieldInput({ spec, registration, error, labelledBy }: RecordFieldInputProps) {
+  const inGrid = labelledBy !== undefined;
   const common = {
     ...registration,
     required: spec.required,
     error: error && `${spec.label} ${error}`,
-    ...(labelledBy ? { 'aria-labelledby': labelledBy } : { label: spec.label }),
-    ...(withHint && spec.hint && !labelledBy ? { description: spec.hint } : {}),
+    ...(inGrid ? { 'aria-labelledby': labelledBy } : { label: spec.label }),
+    ...(spec.hint ? { description: spec.hint } : {}),
+    ...(spec.hint && inGrid ? { descriptionProps: { style: VISUALLY_HIDDEN }, inputWrapperOrder: GRID_ORDER } : {}),
   };
   if (spec.input === 'select') {
     const first = { value: '', label: spec.required ? t.choose : t.notGiven };

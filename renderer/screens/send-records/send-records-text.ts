@@ -196,6 +196,29 @@ export const sendRecordsText = {
     mustBeText: 'must be text in quotes',
     mustBeNumber: 'must be a number',
     mustBeTrueFalse: 'must be true or false',
+    /** JSON values the service would refuse, worded for the JSON the clerk has in front of them. */
+    json: {
+      /** A number or true/false written in quotes: the service takes text there as text, not as the number. */
+      quoted: (what: string, value: string) => `must be ${what}, written without quotes (${JSON.stringify(value)} is text)`,
+      aNumber: 'a number',
+      trueOrFalse: 'true or false',
+      notADate: (value: string) => `"${value}" is not a date written YYYY-MM-DD (year first, like 2026-03-15)`,
+      dateInQuotes: 'must be a date in quotes, written YYYY-MM-DD (like "2026-03-15")',
+      choiceInQuotes: (choices: readonly string[]) => `must be one of ${choices.map((v) => `"${v}"`).join(', ')}`,
+      /** A value the schema takes but the form's input would change (a number the form would write another way). */
+      notShown: 'cannot be shown in the form as written; write it as a plain number, like 37.5',
+    },
+    /**
+     * Typed into a number input, and no number as written. Commas are refused rather than read: "1,234" may be a
+     * thousand or a decimal, and the field would show one thing while another is sent (docs/ui.md).
+     */
+    typedMoney: 'is not a number as written: use a point for cents, not a comma, and no thousands separator, spaces or $ sign, like 1234.56',
+    typedWhole: 'is not a number as written: write a whole number with digits only, like 26',
+    typedHours: 'is not a number as written: use digits, with a point for part of an hour (not a comma), like 37.5',
+    /** A date input holding a year of more or fewer than 4 digits (the year 26 typed as 0026, or 202612). */
+    typedYear: (year: string) => `has the year ${year}: check the year, it is written with 4 digits (like 2026)`,
+    /** A single value pasted into a date input that the spreadsheet-paste parser cannot read: `why` says what it is. */
+    pasteNotRead: (why: string) => `was not pasted: ${why}`,
     /** Pasted or loaded rows that would take the form past its most: none of them is added. */
     formFull: (inForm: number, adding: number, max: number) => (inForm === 0
       ? `These are ${adding} records; one form takes at most ${max}. Send large batches as a CSV file through the watched folder.`

@@ -15,20 +15,22 @@
  * starts over (see `unconfirmed`).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useLayoutEffect, useRef, type BaseSyntheticEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type BaseSyntheticEvent, type ClipboardEvent } from 'react';
 import { createFormControl, get, set, useFieldArray, useForm, useFormState, type FieldErrors, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import type { RecordKind } from '../../../shared';
 import { recordSchemas } from '../../../shared';
 import { BridgeError, type BatchProblem } from '../../../shared/bridge';
 import { useSendBatch } from '../../data/send-records-queries';
-import type { FormRow } from './record-fields';
+import { checkCell } from './cell-values';
+import type { FieldSpec, FormRow } from './record-fields';
 import { FIELDS, MAX_FORM_RECORDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
 import { problemLine } from './problem-words';
 import { useRemovalFocus } from './removal-focus';
 import { Kept, useKept, useScreenMemory } from './screen-memory';
 import { NO_MARKS, editedMarks, movedMarks, serviceMarks, shownMarks, type ServiceMarks } from './service-marks';
 import { sendRecordsText } from './send-records-text';
+import { typedValueProblem } from './typed-values';
 
 export type BatchFormValues = { rows: FormRow[] };
 type BatchFormOutput = { rows: Record<string, unknown>[] };
@@ -92,6 +94,10 @@ const FRESH: PanelState = { marks: NO_MARKS, sending: false };
 
 /** The error type of a date input that held a day that does not exist when the screen was left. */
 const UNKEPT_DATE = 'date-not-kept';
+/** The error type of a value pasted into a date input that could not be read as a date (nothing was put in it). */
+const PASTE_NOT_READ = 'paste-not-read';
+/** Errors the screen sets, not the check: they go as soon as the clerk types into the field. */
+const SCREEN_ERRORS = new Set([UNKEPT_DATE, PASTE_NOT_READ]);
 
 function formSchema(kind: RecordKind, fixed: Record<string, unknown>) {
   const record = z.preprocess((row) => ({ ...recordOfRow(kind, row as FormRow), ...fixed }), recordSchemas[kind]);
@@ -120,6 +126,27 @@ function withRealDates(resolver: Resolver<BatchFormValues, unknown, BatchFormOut
 }
 
 /**
+ * The schema words what the service is sent (a JSON value); what the clerk typed and the form could not read as a
+ * value ("12,5" in Amount, the year 0026 in a date) is worded as typed, with what to write (`typed-values.ts`).
+ */
+function withTypedValueWords(kind: RecordKind, resolver: Resolver<BatchFormValues, unknown, BatchFormOutput>): Resolver<BatchFormValues, unknown, BatchFormOutput> {
+  return async (values, context, options) => {
+    const result = await resolver(values, context, options);
+    if (!Array.isArray(result.errors.rows)) return result;
+    const rows = (result.errors.rows as (Record<string, object> | undefined)[]).map((errors, i) => {
+      if (!errors) return errors;
+      const row = values.rows[i] ?? {};
+      return Object.fromEntries(Object.entries(errors).map(([field, error]) => {
+        const spec = FIELDS[kind].find((f) => f.name === field);
+        const words = spec && typedValueProblem(spec, row[field] ?? '');
+        return [field, words ? { ...error, type: 'typed', message: words } : error];
+      }));
+    });
+    return { values: {}, errors: { ...result.errors, rows } as FieldErrors<BatchFormValues> };
+  };
+}
+
+/**
  * Blank rows among filled ones are left out of a send (`submit` removes them), so the form's check does not call
  * them incomplete either: a row just added after a failed send shows no marks until the clerk types into it. A form
  * of blank rows only is checked as it is, since that is what Send would send.
@@ -144,7 +171,8 @@ export type PanelMemory = ReturnType<typeof createPanel>;
 /** A panel's form and state, made once and kept while the app runs. */
 function createPanel(kind: RecordKind, fixed: Record<string, unknown>) {
   const options = {
-    resolver: withRealDates(withBlankRowsLeftOut(zodResolver(formSchema(kind, fixed)) as unknown as Resolver<BatchFormValues, unknown, BatchFormOutput>)),
+    resolver: withRealDates(withBlankRowsLeftOut(withTypedValueWords(kind,
+      zodResolver(formSchema(kind, fixed)) as unknown as Resolver<BatchFormValues, unknown, BatchFormOutput>))),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   } as const;
@@ -184,8 +212,37 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
    * the clerk who comes back is told rather than finding it silently empty; the mark goes as soon as they type.
    */
   const dateInputs = useRef(new Map<string, HTMLInputElement>());
+  /** The clerk changed a field: the service's marks about it go (`service-marks.ts`). */
+  const edited = (name: string) => {
+    const [, row, field] = name.split('.');
+    const { marks: before } = memory.state.get();
+    const after = editedMarks(kind, before, Number(row), field!);
+    if (after !== before) update({ marks: after });
+  };
+  /**
+   * One value pasted into a date input: the browser's date input takes no pasted text (Chromium drops it silently),
+   * so it is read as a cell of a spreadsheet paste is (MM/DD/YYYY or YYYY-MM-DD) and put in; a value that cannot be
+   * read is said on the field instead of lost. A paste of several cells is rows, for the form's paste handler.
+   */
+  const pasteDate = (name: `rows.${number}.${string}`, spec: FieldSpec, event: ClipboardEvent<HTMLElement>) => {
+    const text = event.clipboardData.getData('text/plain');
+    if (text.trim() === '' || /[\t\n]/.test(text.trim())) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const checked = checkCell(spec, text);
+    if ('problem' in checked) {
+      form.setError(name, { type: PASTE_NOT_READ, message: sendRecordsText.check.pasteNotRead(checked.problem) });
+      return;
+    }
+    edited(name);
+    // Checked at once after a Send (as typing is, `reValidateMode`) or when the field is marked (its mark may no
+    // longer hold); otherwise with the rest at Send.
+    const shouldValidate = form.formState.isSubmitted || form.getFieldState(name).invalid;
+    form.setValue(name, checked.value, { shouldDirty: true, shouldTouch: true, shouldValidate });
+  };
   const register = (name: `rows.${number}.${string}`) => {
     const registration = form.register(name);
+    const spec = FIELDS[kind].find((f) => f.name === name.split('.')[2]);
     return {
       ...registration,
       ref: (element: Element | null) => {
@@ -193,13 +250,11 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
         if (element instanceof HTMLInputElement && element.type === 'date') dateInputs.current.set(name, element);
       },
       onChange: (event: { target: unknown; type?: unknown }) => {
-        if (form.getFieldState(name).error?.type === UNKEPT_DATE) form.clearErrors(name);
-        const [, row, field] = name.split('.');
-        const { marks: before } = memory.state.get();
-        const after = editedMarks(kind, before, Number(row), field!);
-        if (after !== before) update({ marks: after });
+        if (SCREEN_ERRORS.has(String(form.getFieldState(name).error?.type))) form.clearErrors(name);
+        edited(name);
         return registration.onChange(event);
       },
+      ...(spec?.input === 'date' ? { onPaste: (event: ClipboardEvent<HTMLElement>) => pasteDate(name, spec, event) } : {}),
     };
   };
   // A layout effect: it ends while the inputs are still on the page, before React lets go of them.
