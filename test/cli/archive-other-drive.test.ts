@@ -72,7 +72,7 @@ describe('payroll-uploader: archive folder on another drive, an export that paus
         const message = String(told.data.message);
         expect(message).toContain(kept);
         expect(message).toMatch(/census-late\.csv changed after it was uploaded and was filed away: what changed was not sent/);
-        expect(message).toMatch(/export the file again once the tool has finished/);
+        expect(message).toMatch(/send only the rows the service lacks, in a file of their own/);
         // What was uploaded is what was filed: the first rows, held by the service; the late rows were not sent.
         const day = (await readdir(join(archive, 'uploaded')))[0]!;
         const filed = join(archive, 'uploaded', day, 'census-late.csv');

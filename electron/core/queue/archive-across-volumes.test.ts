@@ -261,7 +261,7 @@ describe('archive moves across volumes', () => {
     await appendFile(done.archivedPath!, 'Doe,Jane,same-drive-late,2020-01-31,ACTIVE\n');
     const said = await eventually(() => errors.find((m) => /changed after it was uploaded/.test(m)), 30_000);
     expect(said).toBe(`census-same.csv changed after it was uploaded and was filed away: what changed was not sent; the changed file is ${done.archivedPath}. `
-      + 'If an export tool was still writing it, export the file again once the tool has finished; and set the stability wait in Settings above the longest pause of the tool, or have it write under a temporary name and rename the file when it is done.');
+      + 'If an export tool was still writing it, send only the rows the service lacks, in a file of their own (the service has the others); and set the stability wait in Settings above the longest pause of the tool, or have it write under a temporary name and rename the file when it is done.');
     expect(queue.job(job.id)!.watchUntil).toBeUndefined();
     expect(queue.job(job.id)!.lastError).toBe(said);
   });

@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { identityOf } from '../watcher/stable-file';
 import { archiveDir, completeMove, errorNotePath, freeTarget, warningsNotePath, writeErrorFile, writeWarningsFile } from './archive';
-import { afterFilingMs, holdPathOf } from './filed-watch';
+import { LATE_ROWS_ADVICE, NOT_SENT_FOLDER, afterFilingMs, holdPathOf, keepInSight } from './filed-watch';
 import type { JobPatch } from './journal';
 import { localDay } from './file-facts';
 import { describeError, errorCode, isGone } from '../../lib/fs-errors';
@@ -73,8 +73,41 @@ async function versionAtPath(job: Job): Promise<'same' | 'changed' | 'gone'> {
   return (await md5File(job.path)) === job.md5 ? 'same' : 'changed';
 }
 
-/** The file changed after its version was read: that job ends unfiled, and the file is queued again as a new job. */
+/** Whether the file at the job's path is its uploaded version with more written after it (an export tool still writing). */
+async function grewFrom(job: Job): Promise<boolean> {
+  if (job.state !== 'uploaded' || !job.md5 || job.size === 0) return false;
+  const info = await lstat(job.path).catch(() => undefined);
+  if (!info?.isFile() || info.size <= job.size) return false;
+  const hash = createHash('md5');
+  await pipeline(createReadStream(job.path, { start: 0, end: job.size - 1 }), hash);
+  return hash.digest('hex') === job.md5;
+}
+
+/**
+ * The uploaded version of the file had more rows written after it (an export tool that paused longer than the
+ * stability wait, then went on while the file was being sent). Sent again, the whole file would send the rows the
+ * service holds a second time: it is kept in not-sent/, unsent, and the clerk is told. The job stays uploaded.
+ */
+async function keepGrownFile(core: QueueCore, job: Job): Promise<void> {
+  const keptAt = await keepInSight(core, job, job.path);
+  // Left where it is, it would be taken up as a new file and sent: the job stays unfiled, and this is tried again.
+  if (keptAt === job.path) throw new Error(`${printableName(job.name)} grew after it was uploaded and could not be moved to ${NOT_SENT_FOLDER}/`);
+  const kept = printableName(keptAt);
+  const note = `${printableName(job.name)} changed after it was read and uploaded: the service holds it as it was then `
+    + `(${job.size} bytes${job.importId ? `, import ${job.importId}` : ''}); the rows written after that were not sent, and the `
+    + `file as it is now is kept in ${kept}, not sent, since it would send the rows the service has a second time. ${LATE_ROWS_ADVICE}`;
+  core.logger.warn(note);
+  const finished = core.write(job.id, { archivedAt: core.now(), archiveTarget: null, nextAttemptAt: null, lastError: note });
+  core.emit('error', new Error(note));
+  core.emit('result', finished);
+}
+
+/**
+ * The file changed after its version was read: that job ends unfiled, and the file is queued again as a new job;
+ * unless rows were only added to an uploaded version (keepGrownFile).
+ */
 async function requeueNewVersion(core: QueueCore, job: Job): Promise<void> {
+  if (await grewFrom(job)) return keepGrownFile(core, job);
   const info = await lstat(job.path).catch(() => undefined);
   const facts = info ? { size: info.size, mtimeMs: info.mtimeMs, identity: identityOf(info) } : { size: job.size, mtimeMs: job.mtimeMs };
   const what = job.state === 'uploaded' ? 'the earlier version was uploaded' : `the earlier version was ${job.state === 'duplicate' ? 'a duplicate' : 'refused'}`;

@@ -50,11 +50,11 @@ async function release(heldPath: string): Promise<void> {
 }
 
 /**
- * Moves a held original that was written to into `<watched folder>/not-sent/`, where the clerk finds it; it stays
- * where it is held when that folder cannot be made on its drive (a move onto another drive would be a copy, and the
- * tool may still be writing). Returns where it is now.
+ * Moves a file of the job that was written to after it was read (a held original, or the file itself) into
+ * `<watched folder>/not-sent/`, where the clerk finds it; it stays where it is when that folder cannot be made on its
+ * drive (a move onto another drive would be a copy, and the tool may still be writing). Returns where it is now.
  */
-async function keepInSight(core: QueueCore, job: Job, heldPath: string): Promise<string> {
+export async function keepInSight(core: QueueCore, job: Job, heldPath: string): Promise<string> {
   const dir = join(dirname(job.claimedFrom ?? job.path), NOT_SENT_FOLDER);
   try {
     await mkdir(dir, { recursive: true });
@@ -70,6 +70,14 @@ async function keepInSight(core: QueueCore, job: Job, heldPath: string): Promise
     return heldPath;
   }
 }
+
+/**
+ * What the clerk is to do about rows an export tool wrote after its file was uploaded. Not "export it again": the whole
+ * file again would send the rows the service already has a second time (receipts counted twice).
+ */
+export const LATE_ROWS_ADVICE = 'If an export tool was still writing it, send only the rows the service lacks, in a file '
+  + 'of their own (the service has the others); and set the stability wait in Settings above the longest pause of the '
+  + 'tool, or have it write under a temporary name and rename the file when it is done.';
 
 const AFTER = { uploaded: 'it was uploaded', rejected: 'it was refused', duplicate: 'it was found to be a duplicate' } as const;
 
@@ -90,9 +98,7 @@ async function keepChanged(core: QueueCore, job: Job): Promise<void> {
   } else {
     where = `the changed file is ${filed}`;
   }
-  const advice = sent
-    ? 'If an export tool was still writing it, export the file again once the tool has finished; and set the stability wait '
-      + 'in Settings above the longest pause of the tool, or have it write under a temporary name and rename the file when it is done.'
+  const advice = sent ? LATE_ROWS_ADVICE
     : 'If an export tool was still writing it, set the stability wait in Settings above the longest pause of the tool.';
   const note = `${name} changed after ${after} and was filed away${sent ? ': what changed was not sent' : ''}; ${where}. ${advice}`;
   core.write(job.id, { watchUntil: null, heldPath: null, ...(sent ? { lastError: note } : {}) });

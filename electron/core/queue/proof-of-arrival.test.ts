@@ -69,7 +69,10 @@ describe('proof of arrival', () => {
   }, 120_000);
 
   for (const change of ['renamed over', 'appended to', 'rewritten in place, its modification time set back,'] as const) {
-    it(`a file ${change} during a slow PUT is not filed as uploaded: the new version is queued and uploaded`, async () => {
+    const then = change === 'appended to'
+      ? 'the grown file is kept in not-sent/, unsent, as it would send the rows the service holds again'
+      : 'the new version is queued and uploaded';
+    it(`a file ${change} during a slow PUT is not filed as uploaded: ${then}`, async () => {
       env = await startQueueEnv();
       const token = await getToken(env.server.url);
       await setFaults(env.server.url, token, [{ pathPrefix: '/uploads/', latencyMs: 1_500 }]);
@@ -108,6 +111,16 @@ describe('proof of arrival', () => {
       const old = await env.finished(queue, job.id);
       expect(old.archivedPath).toBeUndefined();
       expect(old.lastError).toMatch(/changed after it was read/);
+      if (change === 'appended to') {
+        // The service holds the first rows; the grown file holds them too: it is not sent, nor filed as uploaded.
+        expect(old.state).toBe('uploaded');
+        expect(await readFile(join(env.folder, 'not-sent', 'census-changing.csv'), 'utf8')).toBe(second);
+        expect(uploadedRows(env, first)).toHaveLength(1);
+        expect(uploadedRows(env, second)).toHaveLength(0);
+        expect(seen.filter((s) => s.id !== job.id)).toEqual([]);
+        expect((await env.tree()).filter((f) => f.startsWith('uploaded/'))).toEqual([]);
+        return;
+      }
       const fresh = await eventually(() => {
         const j = seen.find((s) => s.id !== job.id && s.archivedAt !== undefined);
         return j;
