@@ -20,6 +20,8 @@ export type ServerContext = {
   keys: ServerKeys;
   /** Where uploaded files are kept. */
   uploadsDir: string;
+  /** Ids of the files whose upload is being received now (one at a time per address). */
+  receiving: Set<string>;
   /** `http(s)://host:port` of the bind address once listening; absolute URLs in answers use it when the request's Host is not this machine (http/request-base-url.ts). */
   baseUrl(): string;
   processor: Processor;

@@ -112,7 +112,7 @@ async function startWithFolder(input: StartOptions): Promise<RunningServer> {
     ...(options.deliveryFailed ? { gaveUp: options.deliveryFailed } : {}),
   });
   const ctx: ServerContext = {
-    db, options, logger, uploadsDir,
+    db, options, logger, uploadsDir, receiving: new Set(),
     keys: {
       jwt: Buffer.from(metaValue(db, 'jwt_key', () => randomBytes(32).toString('base64')), 'base64'),
       upload: Buffer.from(metaValue(db, 'upload_key', () => randomBytes(32).toString('base64')), 'base64'),

@@ -284,6 +284,41 @@ it('answers 403 saying the address expired', async () => {
   }
 });
 
+it('retires a grant whose address expired unused: its import no longer waits in the listings, one being received stays', async () => {
+  const short = await startTestServer({ uploadTtlSeconds: 1 });
+  try {
+    const shortToken = await getToken(short.url);
+    const unused = uniqueCensus();
+    const slow = uniqueCensus();
+    const [unusedGrant, slowGrant] = await Promise.all([unused, slow].map((c) => grantFor(short.url, shortToken, metadata(c))));
+    // An upload begun before its address expires, whose last bytes come after.
+    const half = Buffer.byteLength(slow) >> 1;
+    const url = new URL(slowGrant!.uploadUrl);
+    const answered = new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, method: 'PUT', path: `${url.pathname}${url.search}`,
+        headers: { 'content-type': 'text/csv', 'content-length': Buffer.byteLength(slow) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write(Buffer.from(slow).subarray(0, half));
+      const expires = Number(url.searchParams.get('expires'));
+      setTimeout(() => req.end(Buffer.from(slow).subarray(half)), expires * 1000 - Date.now() + 1_500);
+    });
+    const expires = Number(new URL(unusedGrant!.uploadUrl).searchParams.get('expires'));
+    await new Promise((r) => setTimeout(r, expires * 1000 - Date.now() + 1_000));
+    const listed = (await api(short.url, shortToken, 'GET', '/local/v1/imports')).body as { fileName?: string; status: string }[];
+    expect(listed.filter((i) => i.status === 'AWAITING_UPLOAD').map((i) => i.fileName)).toEqual([slowGrant!.fileName]);
+    expect(short.ctx.db.prepare('SELECT status FROM files WHERE checksum = ?').get(md5(unused))).toMatchObject({ status: 'SUPERSEDED' });
+    expect(await answered).toBe(200);
+    expect((await finishedImport(short, slowGrant!.uploadUrl)).status).toBe('PROCESSED');
+    // The checksum may be granted again, as after any grant that was never used.
+    expect((await postSubmissions(short.url, shortToken, [metadata(unused)])).status).toBe(201);
+  } finally {
+    await short.stop();
+  }
+});
+
 it('remembers uploaded checksums across a restart on the same data folder', async () => {
   const first = await startTestServer();
   const dataDir = first.dataDir;

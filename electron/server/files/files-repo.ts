@@ -43,6 +43,17 @@ export function supersedeGrant(db: Db, file: FileRow): void {
   statement(db, `DELETE FROM imports WHERE id = ? AND status = 'AWAITING_UPLOAD'`).run(file.import_id);
 }
 
+/**
+ * Retires every grant whose address expired unused, as a newer grant retires one (supersedeGrant): its import, which
+ * never got a file, would otherwise wait in the import listings for good. Not one whose upload is still being received
+ * (`receiving`): it began before the address expired, and its file is kept when it ends.
+ */
+export function retireExpiredGrants(db: Db, nowMs: number, receiving: ReadonlySet<string>): void {
+  const expired = statement(db, `SELECT * FROM files WHERE status = 'GRANTED' AND expires_at < ?`).all(Math.floor(nowMs / 1000)) as FileRow[];
+  const retired = expired.filter((file) => !receiving.has(file.id));
+  if (retired.length > 0) db.transaction(() => retired.forEach((file) => supersedeGrant(db, file)))();
+}
+
 /** Marks a grant used: the file is stored at `path` and its import queued, received now. False when it was no longer GRANTED. */
 export function markUploaded(db: Db, file: FileRow, size: number, path: string): boolean {
   const at = new Date().toISOString();

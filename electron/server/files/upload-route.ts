@@ -71,7 +71,7 @@ function addressRefusal({ repeated, missing }: Extract<SignatureCheck, { ok: fal
 }
 
 /** The checks that need no body, in the order of docs/service-decisions.md §4. */
-function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receiving: Set<string>): FileRow {
+function checkUploadRequest(ctx: ServerContext, request: FastifyRequest): FileRow {
   const { fileId } = request.params as UploadParams;
   const query = request.query as UploadQuery;
   const file = getFile(ctx.db, fileId);
@@ -90,7 +90,7 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest, receivi
     throw new HttpError(415, [`the upload must be sent with Content-Type: ${UPLOAD_CONTENT_TYPE}${type ? `, not ${type}` : ''}`]);
   }
   if (file.status === 'UPLOADED') throw refusalOf(file);
-  if (receiving.has(file.id)) {
+  if (ctx.receiving.has(file.id)) {
     throw new HttpError(409, [
       `an upload of ${file.file_name} to this address is already in progress; try again later (an upload that sends nothing for ${BODY_STALL_MS / 1000} s is cut off)`,
     ], {}, { [UPLOAD_STATUS_HEADER]: 'in-progress', 'Retry-After': String(Math.ceil(BODY_STALL_MS / 1000)) });
@@ -167,7 +167,6 @@ async function receiveBody(request: FastifyRequest, path: string, stallMs: numbe
 
 export function uploadRoute(ctx: ServerContext) {
   const stallMs = ctx.options.bodyStallMs ?? BODY_STALL_MS;
-  const receiving = new Set<string>();
   return (app: FastifyInstance) => {
     // Leaves the body unread: the handler streams request.raw itself.
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -178,7 +177,7 @@ export function uploadRoute(ctx: ServerContext) {
       config: { streamsBody: true },
       onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
         try {
-          request.uploadFile = checkUploadRequest(ctx, request, receiving);
+          request.uploadFile = checkUploadRequest(ctx, request);
           done();
         } catch (error) {
           done(error as Error);
@@ -186,7 +185,7 @@ export function uploadRoute(ctx: ServerContext) {
       },
     }, async (request: FastifyRequest, reply: FastifyReply) => {
       const file = request.uploadFile as FileRow;
-      receiving.add(file.id);
+      ctx.receiving.add(file.id);
       const part = join(ctx.uploadsDir, `${file.id}.${randomUUID()}${PART_SUFFIX}`);
       try {
         const { md5, size } = await receiveBody(request, part, stallMs);
@@ -206,7 +205,7 @@ export function uploadRoute(ctx: ServerContext) {
         ctx.processor.schedule(file.import_id);
         return reply.code(200).header('ETag', `"${md5}"`).send({ importId: file.import_id, status: 'QUEUED', size, checksum: md5 });
       } finally {
-        receiving.delete(file.id);
+        ctx.receiving.delete(file.id);
       }
     });
   };

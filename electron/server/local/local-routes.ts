@@ -9,6 +9,7 @@ import { deliveryIdSchema, formatIssues } from '../../../shared';
 import type { ServerContext } from '../context';
 import type { ImportRow } from '../db/imports-repo';
 import { toImportResult } from '../db/imports-repo';
+import { retireExpiredGrants } from '../files/files-repo';
 import { HttpError } from '../http/http-error';
 import { requestBaseUrl } from '../http/request-base-url';
 import { checkQuery } from '../http/query';
@@ -42,6 +43,7 @@ export function localRoutes(ctx: ServerContext) {
     app.get('/openapi.json', (request) => openApiDocument(requestBaseUrl(ctx, request)));
 
     app.get<{ Querystring: ImportsQuery }>('/local/v1/imports', { ...auth, config: { query: importsQuerySchema } }, (request) => {
+      retireExpiredGrants(ctx.db, Date.now(), ctx.receiving);
       const q = request.query;
       const where = ['client_id = ?'];
       const params: (string | number)[] = [clientOf(request)];
@@ -60,6 +62,7 @@ export function localRoutes(ctx: ServerContext) {
     });
 
     app.get<{ Params: { id: string } }>('/local/v1/imports/:id', auth, (request) => {
+      retireExpiredGrants(ctx.db, Date.now(), ctx.receiving);
       const row = ctx.db.prepare('SELECT * FROM imports WHERE id = ? AND client_id = ?').get(request.params.id, clientOf(request)) as
         ImportRow | undefined;
       if (!row) throw new HttpError(404, [`no import with id ${request.params.id}`]);
