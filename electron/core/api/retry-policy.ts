@@ -10,22 +10,24 @@ export const DEFAULT_RETRY: RetryOptions = { retries: 4, baseDelayMs: 500, maxDe
 /**
  * `safe`: sending twice does no harm (token, grants, GETs): network errors, 5xx and 429 are retried.
  * `unsafe`: a second send may duplicate (census/receipt POST): only when the request surely never
- * arrived, or the answer says it was not taken (429, 502, 503, 504).
+ * arrived, or the service's answer says it was not taken (429, 503). Not a 502 or 504: those come from a gateway or
+ * proxy between the app and the service (the service itself answers 500 when it fails), which may well have passed
+ * the request on; a 504 most often means the service took it and answered too late.
  */
 export type RetryMode = 'safe' | 'unsafe';
 
-const UNSAFE_STATUSES = new Set([429, 502, 503, 504]);
+const NOT_TAKEN_STATUSES = new Set([429, 503]);
 
 /**
  * After this error of an `unsafe` request, may the service have done what it asked? Yes when the request went out and
  * no answer came, when the answer is a server failure that does not say it was not taken (a 500: the service may have
- * stored the records before it failed), and when it is a success this client could not read. A refusal (4xx) and the
- * answers that say the request was not taken (429, 502, 503, 504) leave nothing behind.
+ * stored the records before it failed; a gateway's 502 or 504), and when it is a success this client could not read. A
+ * refusal (4xx) and the answers that say the request was not taken (429, 503) leave nothing behind.
  */
 export function mayHaveBeenTaken(error: unknown): boolean {
   if (error instanceof NetworkError) return error.requestSent;
   if (error instanceof ApiError) {
-    return (error.status >= 200 && error.status < 300) || (error.status >= 500 && error.status !== 501 && !UNSAFE_STATUSES.has(error.status));
+    return (error.status >= 200 && error.status < 300) || (error.status >= 500 && error.status !== 501 && !NOT_TAKEN_STATUSES.has(error.status));
   }
   return false;
 }
@@ -37,7 +39,7 @@ export function isRetryable(error: unknown, mode: RetryMode): boolean {
   }
   if (error instanceof ApiError) {
     if (error.name === 'UnexpectedResponseError') return false;
-    return mode === 'safe' ? error.status === 429 || error.status >= 500 : UNSAFE_STATUSES.has(error.status);
+    return mode === 'safe' ? error.status === 429 || error.status >= 500 : NOT_TAKEN_STATUSES.has(error.status);
   }
   return false;
 }

@@ -4,6 +4,8 @@
  * or when it failed while taking it (500); `failed` only when it surely holds nothing (a refusal, a 503, no
  * connection at the token endpoint). Each reason in the clerk's words.
  */
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setFaults } from '../../../test/helpers/api-kit';
 import { getToken, TEST_CLIENT } from '../../../test/helpers/local-server';
@@ -55,6 +57,45 @@ describe('a manual batch that did not get through', () => {
       + '(connection reset). The service may have imported the records: look at its imports, or ask your '
       + 'service provider, before sending them again, since a second send would import them twice.');
     expect(queue.batches()[0]).toEqual(result.batch);
+  });
+
+  it('is of unknown outcome, sent once, when a gateway passed it on and answered 504 (the service took it too late)', async () => {
+    env = await startQueueEnv();
+    const upstream = new URL(env.server.url);
+    let posts = 0;
+    // A gateway (a load balancer, a reverse proxy) in front of the service: it passes the POST on, and the service's
+    // answer comes too late for it.
+    const gateway = createServer((req, res) => {
+      const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        const body: Buffer[] = [];
+        up.on('data', (chunk: Buffer) => body.push(chunk));
+        up.on('end', () => {
+          if (req.method === 'POST' && req.url === '/law/api/v1/census') {
+            posts++;
+            res.writeHead(504, { 'content-type': 'text/plain' }).end('Gateway Timeout');
+          } else {
+            res.writeHead(up.statusCode ?? 502, up.headers).end(Buffer.concat(body));
+          }
+        });
+      });
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    try {
+      api = client(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}`);
+      const queue = env.queue({ api });
+      await queue.start();
+      const before = importCount(env);
+      const result = await queue.sendBatch('census', [person('G-1')]);
+      // Sent once, imported once: not sent again on its own, and not called failed.
+      expect(posts).toBe(1);
+      expect(importCount(env)).toBe(before + 1);
+      expect(result.batch.state).toBe('unknown');
+      expect(result.batch.error).toMatch(/^A gateway or proxy between the app and the service answered HTTP 504 \(Gateway Timeout\), after it may have passed the records on\. The service may have imported the records: look at its imports, or ask your service provider, before sending them again/);
+      expect(result.batch.error).not.toMatch(/Nothing was imported/);
+    } finally {
+      gateway.close();
+    }
   });
 
   it('is of unknown outcome when the service failed while taking it (500), with the trace id', async () => {

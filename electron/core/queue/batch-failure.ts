@@ -29,5 +29,8 @@ function unknownWhy(error: unknown): string {
   const failure = classify(error);
   if (failure.kind !== 'http') return failure.message;
   if (failure.status >= 200 && failure.status < 300) return `The service answered the records, but not as it should (${said(failure)}).`;
+  if (failure.status === 502 || failure.status === 504) {
+    return `A gateway or proxy between the app and the service answered HTTP ${failure.status} (${withTrace(said(failure), failure)}), after it may have passed the records on.`;
+  }
   return `The service failed while taking the records: ${withTrace(said(failure), failure)}.`;
 }
