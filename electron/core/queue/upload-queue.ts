@@ -474,6 +474,14 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }
   };
 
+  /**
+   * The service a job put back for `forService` is journaled for: this queue's own when that is the same service and
+   * names no client (refused before any client was set), as recover() adopts such jobs; else `forService` itself.
+   */
+  const adopted = (forService: JobService): JobService | undefined =>
+    service && forService.clientId === undefined && forService.profile === service.profile && forService.baseUrl === service.baseUrl
+      ? service : forService;
+
   return {
     add(file, forService) {
       if (closed) throw new Error('The upload queue is stopped; create a new one');
@@ -496,7 +504,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         };
         job = core.write(pending.id, { size: file.size, mtimeMs: file.mtimeMs, mismatches: 0, attempts: 0, ...restart });
       } else {
-        job = journal.insertJob(file, now(), localDay(now()), forService ?? service);
+        job = journal.insertJob(file, now(), localDay(now()), forService ? adopted(forService) : service);
         emitter.emit('job', job);
       }
       schedulePump();
