@@ -57,6 +57,8 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
   let source: EventSource | undefined;
   let open = false;
   let everOpened = false;
+  /** A stream was wanted while the tab was hidden: events may have been missed before it first opens. */
+  let missed = false;
 
   const dispatch = (event: BridgeEventName, data: string): void => {
     let payload: unknown;
@@ -89,7 +91,12 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
 
   const connect = (): void => {
     wanted = true;
-    if (source || closed || hidden()) return;
+    if (source || closed) return;
+    if (hidden()) {
+      // What the page shows was fetched without the stream: once it opens, that is refetched (onReconnect).
+      missed = true;
+      return;
+    }
     // Looked up on first use, so the client can be made where no EventSource exists (Node, until a listener is added).
     const Source = options.EventSource ?? globalThis.EventSource;
     const key = bridgeKey();
@@ -100,8 +107,9 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
       open = true;
       options.onConnectionChange?.(true);
       retryMs = RETRY_MIN_MS;
-      if (everOpened) options.onReconnect?.();
+      if (everOpened || missed) options.onReconnect?.();
       everOpened = true;
+      missed = false;
     };
     es.onerror = () => {
       if (open) options.onConnectionChange?.(false);

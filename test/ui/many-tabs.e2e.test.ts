@@ -67,4 +67,18 @@ describe('browser mode in many tabs', () => {
     // Given up on purpose, the stream was not said to be lost.
     expect(await first.getByText(/lost/i).count()).toBe(0);
   }, 180_000);
+
+  it('a tab opened in the background shows what happened meanwhile once it is first shown', async () => {
+    const tab = await context.newPage();
+    // Opened in the background (a middle click, a restored session): hidden from its first script on.
+    await tab.addInitScript(() => Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }));
+    await tab.goto(`${app.origin}/`);
+    await appShown(tab);
+    await tab.getByText('Paused', { exact: true }).first().waitFor({ timeout: 20_000 });
+    // While it is hidden (no event stream), the watch is resumed elsewhere.
+    expect((await callBridge(app, 'watch.resume')).status).toBe(200);
+    await setVisibility(tab, 'visible');
+    await tab.getByText('Watching', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await tab.close();
+  }, 120_000);
 });
