@@ -51,4 +51,12 @@ describe('a retired API client', () => {
     // Nothing is kept for reuse after it: the client holds no connection any more.
     await eventually(() => (connections.open() === 0 ? true : undefined), 10_000);
   }, 30_000);
+
+  it('keeps no connection of a call made after it was retired (a retry of a request that was under way)', async () => {
+    const client = createApiClient({ baseUrl: server.url, credentials: () => Promise.resolve({ clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret }) });
+    const connections = watchConnections();
+    client.close();
+    await client.getToken();
+    await eventually(() => (connections.open() === 0 ? true : undefined), 10_000);
+  }, 30_000);
 });

@@ -80,6 +80,8 @@ export function isTlsFailure(code: string | undefined): boolean {
 export function createTransport(options: TransportOptions): Transport {
   const tls = { minVersion: 'TLSv1.2' as const, ...(options.ca ? { ca: options.ca } : {}) };
   const agents = new Map<string, http.Agent>();
+  // Once retired, no connection is kept for reuse, also one a retry of a request under way opens afterwards.
+  let retired = false;
 
   function agentFor(url: URL, fresh: boolean): { agent: http.Agent; via?: string } {
     const proxy = options.proxy(url);
@@ -91,6 +93,7 @@ export function createTransport(options: TransportOptions): Transport {
         // CONNECT for every target, http ones too: one code path, and the proxy never sees a request line.
         ? new HttpsProxyAgent(proxy.href, { keepAlive, ...tls })
         : url.protocol === 'https:' ? new https.Agent({ keepAlive, ...tls }) : new http.Agent({ keepAlive });
+      if (retired) retire(agent);
       agents.set(key, agent);
     }
     return proxy ? { agent, via: redactProxy(proxy) } : { agent };
@@ -101,8 +104,8 @@ export function createTransport(options: TransportOptions): Transport {
     close() {
       // Not agent.destroy(): that would also cut the requests under way, whose outcome (a batch the service may have
       // imported) would then be unknown, and an upload would start again from its first byte.
+      retired = true;
       for (const agent of agents.values()) retire(agent);
-      agents.clear();
     },
   };
 }
