@@ -15,6 +15,7 @@ export function serviceViewOf(of: { profile?: string; baseUrl?: string; clientId
   const { profile, baseUrl, clientId } = of;
   if (profile === undefined || baseUrl === undefined || !(PROFILE_NAMES as readonly string[]).includes(profile)) return undefined;
   const builtIn = baseUrl === EMBEDDED_SERVICE;
+  // The built-in server is only ever spoken to as the app's own client: naming it would tell the clerk nothing.
   return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl, ...(clientId ? { clientId } : {}) }) };
 }
 
@@ -53,10 +54,7 @@ export function waitsForOf(job: JobListItem, current: JobService | undefined): J
     // A job queued before any client was set goes as the first one set (UploadQueue's recovery takes it up).
     if (clientId === undefined || clientId === current.clientId) return undefined;
   }
-  if (!(PROFILE_NAMES as readonly string[]).includes(profile)) return undefined;
-  const builtIn = baseUrl === EMBEDDED_SERVICE;
-  // The built-in server is only ever spoken to as the app's own client: naming it would tell the clerk nothing.
-  return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl, ...(clientId ? { clientId } : {}) }) };
+  return serviceViewOf(job);
 }
 
 /** Why a job of another service is not tried now, and what makes it go, in the clerk's words. */
