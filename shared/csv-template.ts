@@ -5,7 +5,10 @@ import { RECORD_KINDS, isExactNumeral } from './records.schema';
 
 const NUMBER_COLUMNS = new Set(['periodsPerYear', 'grossAnnualSalary', 'salaryPerPeriod', 'standardHours', 'hourlyRate', 'amount']);
 const BOOLEAN_COLUMNS = new Set(['eligibleForBenefits']);
+const MONEY_COLUMNS = new Set(['grossAnnualSalary', 'salaryPerPeriod', 'hourlyRate', 'amount']);
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
+/** A money cell written with three or more decimals: `1.500` may be one and a half or, with a thousands point, 1500. */
+const MONEY_OVER_CENTS_RE = /\.\d{3,}$/;
 
 /** The delimiter, taken from the header line: `;` when it has more semicolons than commas. */
 export function detectDelimiter(headerLine: string): ',' | ';' {
@@ -43,11 +46,14 @@ export const isNumberCell = (cell: string) => NUMBER_RE.test(cell);
 /**
  * A cell as the record field's value: empty is absent; numbers use `.`; booleans are true/false. A number that
  * cannot be read exactly (`12.3400000000000000001` would be read as 12.34) stays text, which the field's rule
- * words by what it breaks as written (`must have at most 2 decimals`).
+ * words by what it breaks as written (`must have at most 2 decimals`); so does money written with more than two
+ * decimals, zeros too: `1.500` is not read as 1.5, since an export or a clerk that writes a point between
+ * thousands means 1500 by it.
  */
 export function cellValue(column: string, raw: string): unknown {
   const cell = raw.trim();
   if (cell === '') return undefined;
+  if (MONEY_COLUMNS.has(column) && MONEY_OVER_CENTS_RE.test(cell) && isNumberCell(cell)) return cell;
   // At most 15 characters of NUMBER_RE are always read exactly, so the common cell costs no further check.
   if (NUMBER_COLUMNS.has(column)) return isNumberCell(cell) && (cell.length <= 15 || isExactNumeral(cell)) ? Number(cell) : cell;
   if (BOOLEAN_COLUMNS.has(column)) return cell === 'true' ? true : cell === 'false' ? false : cell;

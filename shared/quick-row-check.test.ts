@@ -109,9 +109,21 @@ describe('number cells that cannot be read exactly', () => {
   });
 
   it('as numbers read exactly, with trailing zeros or more than 15 characters, are taken', () => {
-    const cells = row('12.000', '999999999999.990');
+    const cells = row('12.000', '999999999999.99');
     expect(quickRowCheck('census', header)(cells)).toMatchObject({ periodsPerYear: 12, grossAnnualSalary: 999_999_999_999.99 });
     expect(zodMessages(cells)).toEqual([]);
+  });
+
+  // `1.500` is 1.5 to a parser and 1500 to an export that writes a point between thousands: never read as either.
+  it.each([
+    ['1.500', 'grossAnnualSalary: must have at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean with no thousands separator'],
+    ['48.250', 'grossAnnualSalary: must have at most 2 decimals (48.250 could mean 48.25, or 48250 written with a point between thousands): write the amount you mean with no thousands separator'],
+    ['999999999999.990', 'grossAnnualSalary: must have at most 2 decimals'],
+    ['12.3450', 'grossAnnualSalary: must have at most 2 decimals'],
+  ])('money written with more than 2 decimals, zeros too, is refused by both: %s', (salary, message) => {
+    const cells = row('12', salary);
+    expect(quickRowCheck('census', header)(cells)).toBeUndefined();
+    expect(zodMessages(cells)).toEqual([message]);
   });
 });
 

@@ -99,6 +99,21 @@ export function isExactNumeral(text: string): boolean {
 type NumberRules = { decimals?: number; max: number; above: string; below: string };
 
 /**
+ * The field message for money written with more decimals than it takes, though they may be zeros (a CSV cell or
+ * typed value such as `1.500`, which the CSV template keeps as text). Three decimals may be a point between
+ * thousands: `1.500` could mean 1.5 or 1500, so the message names both.
+ */
+function overCentsProblem(text: string, rules: NumberRules): string | undefined {
+  const m = /^([+-]?)(\d+)\.(\d+)$/.exec(text);
+  if (!rules.decimals || !m || m[3]!.length <= rules.decimals) return undefined;
+  if (m[1] === '-' && Number(text) !== 0) return rules.below;
+  const tooMany = `must have at most ${rules.decimals} decimals`;
+  // A thousands group: 1 to 3 digits, not 0, then a point and 3 digits.
+  if (!/^[1-9]\d{0,2}$/.test(m[2]!) || m[3]!.length !== 3) return tooMany;
+  return `${tooMany} (${text} could mean ${Number(text)}, or ${m[2]}${m[3]} written with a point between thousands): write the amount you mean with no thousands separator`;
+}
+
+/**
  * The field message for text that is a numeral but no exact number (a CSV cell such as `12.3400000000000000001`,
  * which the CSV template keeps as text instead of reading it rounded): what the field's rules say of it as
  * written. Undefined for any other value.
@@ -106,7 +121,7 @@ type NumberRules = { decimals?: number; max: number; above: string; below: strin
 function inexactNumeralProblem(input: unknown, rules: NumberRules): string | undefined {
   if (typeof input !== 'string') return undefined;
   const text = input.trim();
-  if (isExactNumeral(text)) return undefined;
+  if (isExactNumeral(text)) return overCentsProblem(text, rules);
   const parts = numeralParts(text);
   if (!parts) return undefined;
   // Decimals as written, trailing zeros aside. The numeral has 16 or more significant digits (else it would be

@@ -44,14 +44,17 @@ describe('an uploaded census file', () => {
       censusRow(401, { grossAnnualSalary: '12.3400000000000000001' }),
       censusRow(402, { grossAnnualSalary: '999999999999.9900001' }),
       censusRow(403, { periodsPerYear: '12.0000000000000001' }),
-      censusRow(404, { grossAnnualSalary: '12.340', periodsPerYear: '12.0' }),
+      censusRow(404, { grossAnnualSalary: '12.34', periodsPerYear: '12.0' }),
+      // 1.5, or 1500 from an export that writes a point between thousands: neither is guessed.
+      censusRow(405, { grossAnnualSalary: '1.500' }),
     ]);
     const row = await census(content);
-    expect(row).toMatchObject({ status: 'PROCESSED', records: 4, accepted: 1, rejected: 3 });
+    expect(row).toMatchObject({ status: 'PROCESSED', records: 5, accepted: 1, rejected: 4 });
     expect(errorsOf(row)).toEqual([
       { line: 2, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals' },
       { line: 3, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals' },
       { line: 4, field: 'periodsPerYear', message: 'periodsPerYear must be a whole number' },
+      { line: 6, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean with no thousands separator' },
     ]);
   });
 

@@ -75,6 +75,12 @@ describe('Send records: typed values', () => {
     // A number it reads but the rules refuse keeps the rule's words.
     fireEvent.change(cell('Amount'), { target: { value: '0' } });
     await waitFor(() => expect(describedBy(cell('Amount'))).toContain('Amount must be more than 0'));
+    // 1.500 is never sent as 1.5: the clerk may have meant fifteen hundred.
+    fireEvent.change(cell('Amount'), { target: { value: '1.500' } });
+    await waitFor(() => expect(describedBy(cell('Amount'))).toContain(
+      'Amount must have at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean with no thousands separator'));
+    await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
+    expect(sent).toEqual([]);
   });
 
   it('says the same of a salary and of pay periods typed with a comma', async () => {

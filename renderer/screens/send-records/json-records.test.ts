@@ -58,7 +58,7 @@ describe('rowsOfJson', () => {
     ]);
 
     // What the form holds as given goes in, for its own check (the same schema) to mark: the same record is sent.
-    const records = [{ lastName: 'Smith', employeeRegistration: 'E'.repeat(31), hireDate: '2026-01-05', periodsPerYear: 400, grossAnnualSalary: 12.345 }];
+    const records = [{ lastName: 'Smith', employeeRegistration: 'E'.repeat(31), hireDate: '2026-01-05', periodsPerYear: 400, grossAnnualSalary: -5 }];
     const { rows, problems } = rowsOfJson('census', JSON.stringify(records));
     expect(problems).toEqual([]);
     expect(rows.map((r) => recordOfRow('census', r))).toEqual(records);
