@@ -127,7 +127,8 @@ export function attachOutput(
     clearBar();
     err.write(`ignored: ${printableName(name)} is not a .csv export\n`);
   }));
-  offs.push(session.on('warning', (text) => {
+  offs.push(session.on('warning', (warning) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
     if (justLogged.has(text)) return;
     clearBar();
     err.write(`${text}\n`);

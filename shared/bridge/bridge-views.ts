@@ -290,8 +290,10 @@ export { deliveryAttemptSchema };
  * - `queue-runs`: the upload queue cannot work at all and tries again on its own; over once a pass of it works;
  * - `files-claimed`: new files cannot be claimed in the watched folder (it cannot be written, a file named
  *   .processing is in the way); over once a file is claimed again.
+ * - `queue-opened`: files wait to be uploaded to another service than the one uploads go to; over once the upload
+ *   queue is opened again (for a service chosen in Settings), which then says which files still wait elsewhere.
  */
-export const NOTICE_ENDS = ['watching', 'scope-given', 'journal-written', 'queue-runs', 'files-claimed'] as const;
+export const NOTICE_ENDS = ['watching', 'scope-given', 'journal-written', 'queue-runs', 'files-claimed', 'queue-opened'] as const;
 export type NoticeEnd = (typeof NOTICE_ENDS)[number];
 
 export const noticeSchema = z.object({

@@ -82,7 +82,7 @@ describe('files and the built-in local test server', () => {
     const folders: FolderState[] = [];
     const offFolder = engine.session.on('folder', (state) => folders.push(state));
     const warnings: string[] = [];
-    const offWarning = engine.session.on('warning', (line) => warnings.push(line));
+    const offWarning = engine.session.on('warning', (line) => warnings.push(typeof line === 'string' ? line : line.message));
     expect((await ok('localServer.start', {})).port).toBe(port);
     await eventually(() => (folders.some((f) => f.state === 'watching') ? true : undefined), 30_000);
     offFolder();

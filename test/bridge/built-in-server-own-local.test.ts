@@ -56,7 +56,7 @@ describe("the built-in local test server and the clerk's own Local settings", ()
     const { url } = await ok(engine, 'localServer.start', {});
     expect(local(engine)).toEqual({ baseUrl: url, clientId: APP_LOCAL_CLIENT_ID });
     const notices: string[] = [];
-    engine.session.on('warning', (message) => notices.push(message));
+    engine.session.on('warning', (message) => notices.push(typeof message === 'string' ? message : message.message));
     await ok(engine, 'localServer.stop');
     expect(local(engine)).toEqual({ baseUrl: own.url, clientId: TEST_CLIENT.id });
     expect(notices.join('\n')).toContain(`The Local test server environment uses your own settings again: ${own.url}, client ID ${TEST_CLIENT.id}`);

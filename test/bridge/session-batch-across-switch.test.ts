@@ -70,7 +70,7 @@ describe('a manual batch in flight when the service changes', () => {
     });
     await s.watch.start();
     const warnings: string[] = [];
-    s.on('warning', (message) => warnings.push(message));
+    s.on('warning', (message) => warnings.push(typeof message === 'string' ? message : message.message));
 
     const { result } = await startBatch(s, a, 'SW-1');
     await s.switchProfile('production');

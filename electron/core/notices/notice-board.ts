@@ -107,7 +107,7 @@ export function createNoticeBoard(options: NoticeBoardOptions): NoticeBoard {
     level: 'error', message: error.message, ...(error instanceof LastingError ? { until: error.until } : {}),
   }));
   options.on('over', (end) => void remove((notice) => notice.until === end));
-  options.on('warning', (message) => add({ level: 'warning', message }));
+  options.on('warning', (warning) => add(typeof warning === 'string' ? { level: 'warning', message: warning } : { level: 'warning', ...warning }));
   // Said once per file while it stays there: without it a clerk who saved an .xlsx sees nothing happen.
   options.on('ignored', ({ name }) => add({
     level: 'info',

@@ -1,6 +1,7 @@
 /** The upload queue's records: one job per watched file version, one batch per manual JSON send. */
 import type { FileTypeCode, ImportCreated, RecordError, RecordKind } from '../../../shared';
 import type { NoticeEnd } from '../../../shared/bridge';
+import type { LastingNotice } from '../notices/lasting-error';
 
 /**
  * States of a file job (docs/service-decisions.md §9). `waiting` means waiting to retry the step in `resumeState`.
@@ -159,8 +160,11 @@ export type QueueEvents = {
   result: Job;
   batch: BatchJob;
   error: Error;
-  /** Something the clerk should be told once, in plain words ("resuming 2 uploads from the last run"). */
-  notice: string;
+  /**
+   * Something the clerk should be told once, in plain words ("resuming 2 uploads from the last run"); with an end when
+   * it stops being true by itself ("1 file waits to be uploaded to another service").
+   */
+  notice: string | LastingNotice;
   /** The problem an earlier `error` (a LastingError) said lasts until this is over. */
   over: NoticeEnd;
 };

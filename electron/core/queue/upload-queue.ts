@@ -462,6 +462,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const what = parts.filter(Boolean).join(' and ');
       emitter.emit('notice', options.reopened ? `taking up ${what} that waited for this service` : `resuming ${what} from the last run`);
     }
+    // What an earlier opening said waits elsewhere may be this service's now, or gone: said afresh below.
+    emitter.emit('over', 'queue-opened');
     const foreign = new Map<string, number>();
     for (const job of journal.liveJobs()) {
       if (worked(job)) continue;
@@ -470,7 +472,10 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }
     for (const [where, count] of foreign) {
       const files = count === 1 ? '1 file waits' : `${count} files wait`;
-      emitter.emit('notice', `${files} to be uploaded to another service, ${where}: ${count === 1 ? 'it is' : 'they are'} sent once uploads go to that service again`);
+      emitter.emit('notice', {
+        message: `${files} to be uploaded to another service, ${where}: ${count === 1 ? 'it is' : 'they are'} sent once uploads go to that service again`,
+        until: 'queue-opened',
+      });
     }
   };
 

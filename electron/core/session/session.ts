@@ -28,7 +28,7 @@ import {
   JOURNAL_FILE, LOCK_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
   type RetryPolicy, type UploadQueue,
 } from '../queue';
-import { createNoticeBoard, type NoticeBoard } from '../notices';
+import { createNoticeBoard, type LastingNotice, type NoticeBoard } from '../notices';
 import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
 import { createLocalServerPart, pointsAtAppServer, type AppClient } from './local-server-part';
@@ -57,8 +57,8 @@ export type SessionEvents = {
   untaken: { path: string; reason: string };
   /** Something went wrong that the clerk should know about; work goes on. */
   error: Error;
-  /** A message for the clerk that is not a failure ("resuming 2 uploads from the last run"). */
-  warning: string;
+  /** A message for the clerk that is not a failure ("resuming 2 uploads from the last run"), with its end if it has one. */
+  warning: string | LastingNotice;
   /** The problem an earlier `error` (a LastingError) said lasts until this is over: its notice goes. */
   over: NoticeEnd;
 };
@@ -295,7 +295,7 @@ export function createSession(options: SessionOptions): Session {
   };
 
   const emitFromUploader = <K extends keyof UploaderEvents>(name: K, payload: UploaderEvents[K]): void => {
-    if (name === 'notice') events.emit('warning', payload as string);
+    if (name === 'notice') events.emit('warning', payload as UploaderEvents['notice']);
     else if (name === 'presence') {
       const { folder, present, unreadable } = payload as UploaderEvents['presence'];
       watch.presence(folder, present, unreadable);
