@@ -30,7 +30,7 @@ Each address signs in one browser once, within ${SIGN_IN_CODE_TTL_MS / 60_000} m
 (scripts: POST /signin with the token answers one).
 
   --port N         port to listen on (default 0: a free one)
-  --host H         loopback address to listen on: 127.0.0.1 (default), localhost or ::1
+  --host H         loopback address to listen on: 127.0.0.1 (default) or ::1; localhost is taken as 127.0.0.1
   --data-dir D     application-data folder (default: PAYROLL_DATA_DIR or the platform's app-data folder)
   --local-server   also start the embedded local server and point the Local profile at it
 

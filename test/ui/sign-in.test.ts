@@ -189,3 +189,23 @@ describe('a sign-in address never used', () => {
     }
   }, 60_000);
 });
+
+describe('--host localhost', () => {
+  // A browser may resolve `localhost` to ::1 first, where another local user could listen on the same port and be
+  // handed the sign-in code: the address printed, and listened on, is 127.0.0.1 itself.
+  it('prints and listens on 127.0.0.1, never the name a browser may resolve elsewhere', async () => {
+    const keyring = await startKeyring();
+    const app = await startUiApp({ env: keyring.env, args: ['--host', 'localhost'] });
+    try {
+      expect(new URL(app.url).host).toBe(`127.0.0.1:${app.port}`);
+      expect(app.origin).toBe(`http://127.0.0.1:${app.port}`);
+      // The code signs a browser in there: the page that keeps the session's key, and its cookie.
+      const signedIn = await fetch(app.url, { redirect: 'manual' });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.headers.get('set-cookie')).toMatch(/^payroll_ui_\d+=/);
+    } finally {
+      await app.stop();
+      await keyring.stop();
+    }
+  }, 60_000);
+});

@@ -29,7 +29,7 @@ export type UiServerOptions = {
   subscribe(send: (message: BridgeEventMessage) => void): () => void;
   /** The built renderer (index.html and assets/). */
   rendererDir: string;
-  /** A loopback address only: 127.0.0.1 (default), localhost or ::1. */
+  /** A loopback address only: 127.0.0.1 (default; `localhost` is taken as it) or ::1. */
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
@@ -88,8 +88,12 @@ async function readBody(request: IncomingMessage, limit: number): Promise<Buffer
 }
 
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
-  const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK_HOSTS.has(host)) throw new NotLoopbackError(`browser mode listens on a loopback address only (127.0.0.1, localhost or ::1), not ${host}`);
+  if (options.host !== undefined && !LOOPBACK_HOSTS.has(options.host)) {
+    throw new NotLoopbackError(`browser mode listens on a loopback address only (127.0.0.1, localhost or ::1), not ${options.host}`);
+  }
+  // `localhost` is 127.0.0.1: a browser may resolve the name to ::1 first, where another local user could listen on
+  // the same port and be handed the sign-in code. The address printed and listened on is the literal one.
+  const host = options.host === undefined || options.host === 'localhost' ? '127.0.0.1' : options.host;
   const logger = options.logger ?? createLogger('ui');
   const events = createEventStream();
   // Known once listening: the allowed Host and Origin name the port.
