@@ -92,6 +92,12 @@ describe('watch output', () => {
     expect(describeResult(job({ state: 'rejected', lastError: 'the file is empty' }))).toMatch(/rejected\s+census\.csv: the file is empty/);
   });
 
+  it('never prints a control character of a reason: a lone CR would move the cursor back over the line', () => {
+    const line = describeResult(job({ state: 'rejected', lastError: 'unknown column(s): employeeStatus\rDoe' }));
+    expect(line).toMatch(/rejected\s+census\.csv: unknown column\(s\): employeeStatus\\u000dDoe/);
+    expect(line).not.toContain('\r');
+  });
+
   it('says when the watched folder goes and comes back, not its state at the start', () => {
     const events = createTypedEmitter<SessionEvents>(() => undefined);
     const out = sink();

@@ -2,7 +2,7 @@
 import type { Job } from '../core/queue';
 import type { Session, SessionEvents } from '../core/session';
 import { setBeforeLogLine } from '../lib/logger';
-import { printableName } from '../lib/printable-name';
+import { printableName, printableText } from '../lib/printable-name';
 
 const BAR = 24;
 /** Row warnings listed in the plain output; the rest are in `<name>.warnings.txt` beside the archived file. */
@@ -14,12 +14,13 @@ const clock = (at: number) => new Date(at).toLocaleTimeString();
 export function describeResult(job: Job): string {
   const at = clock(job.archivedAt ?? job.stateChangedAt);
   const where = job.archivedPath ? ` -> ${printableName(job.archivedPath)}` : '';
-  const why = job.lastError ? `: ${job.lastError}` : '';
+  // A reason may quote a file's own text (a header line that ends in a lone CR): it never moves the cursor.
+  const why = job.lastError ? `: ${printableText(job.lastError)}` : '';
   const id = job.importId ? ` (import ${job.importId})` : '';
   const lines = [`${at} ${job.state.padEnd(9)} ${printableName(job.name)}${id}${why}${where}`];
   if (job.state === 'uploaded' && job.warningCount > 0) {
     lines.push(`  ${job.warningCount} row warning(s): the service refuses those rows and takes the others${job.warningsPath ? ` (listed in ${printableName(job.warningsPath)})` : ''}`);
-    for (const w of job.warnings.slice(0, WARNINGS_SHOWN)) lines.push(`    ${w.line !== undefined ? `line ${w.line}: ` : ''}${w.message}`);
+    for (const w of job.warnings.slice(0, WARNINGS_SHOWN)) lines.push(`    ${w.line !== undefined ? `line ${w.line}: ` : ''}${printableText(w.message)}`);
     if (job.warningCount > WARNINGS_SHOWN) lines.push(`    ... and ${job.warningCount - WARNINGS_SHOWN} more`);
   }
   return lines.join('\n');

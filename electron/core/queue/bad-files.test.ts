@@ -57,7 +57,7 @@ describe('files refused before upload end in rejected/ with the reason beside th
     const job = queue.add({ ...file, size: LIMITS.fileBytes + 1 })!;
     const done = await env.finished(queue, job.id);
     off();
-    await expectRejected(done, /larger than the 100 MB limit/);
+    await expectRejected(done, 'the file is larger than the 100 MB limit (104,857,600 bytes): it has 104,857,601 bytes; split it into smaller files, each under the limit, and save those into the watched folder');
     expect(hashing).toEqual([]);
     expect(done.md5).toBeUndefined();
   });

@@ -23,6 +23,17 @@ const MAX_REREADS = 3;
 
 const MB = 1024 * 1024;
 
+/**
+ * Why a file over the limit is refused, and what to do: split it (fixing it would not help). Just over the limit its
+ * size is said in bytes, as "100.0 MB" would read as within it.
+ */
+function tooLarge(size: number): string {
+  const bytes = (n: number) => n.toLocaleString('en-US');
+  const said = size / MB < LIMITS.fileBytes / MB + 0.05 ? `${bytes(size)} bytes` : `${(size / MB).toFixed(1)} MB`;
+  return `the file is larger than the ${LIMITS.fileBytes / MB} MB limit (${bytes(LIMITS.fileBytes)} bytes): it has ${said}; `
+    + 'split it into smaller files, each under the limit, and save those into the watched folder';
+}
+
 /** The file as the watcher saw it may be older than now: look again before reading. */
 async function currentFacts(job: Job): Promise<JobPatch & { size: number } | 'gone'> {
   try {
@@ -49,7 +60,7 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
     const { size } = seen;
     if (size === 0) return void core.reject(job, 'the file is empty', facts);
     if (size > LIMITS.fileBytes) {
-      return void core.reject(job, `the file is larger than the ${LIMITS.fileBytes / MB} MB limit (${(size / MB).toFixed(1)} MB)`, facts);
+      return void core.reject(job, tooLarge(size), facts);
     }
     const kind = byName ? (byName === '1' ? 'census' : 'receipt') : undefined;
     result = await readOnce(
