@@ -82,7 +82,8 @@ describe('a file held for a missing scope', () => {
     // What the clerk's notices are told: the hold lasts until the scope is given, and is said to be over then.
     const told: string[] = [];
     q.on('error', (error) => told.push(error instanceof LastingError ? `held until ${error.until}` : error.message));
-    q.on('over', (end) => told.push(`over: ${end}`));
+    // Every opening of a queue ends what an earlier one said waits for other services: not this test's concern.
+    q.on('over', (end) => end !== 'queue-opened' && told.push(`over: ${end}`));
     await q.start();
 
     // Both are held by one refused handshake; the words say what to do, and no next try is promised.

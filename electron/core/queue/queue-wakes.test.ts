@@ -31,7 +31,8 @@ it('tries a pass that failed as a whole again by itself, once its cause is gone'
   queue.on('error', (error) => errors.push(error.message));
   const ends: string[] = [];
   queue.on('error', (error) => ends.push(error instanceof LastingError ? `until ${error.until}` : 'for good'));
-  queue.on('over', (end) => ends.push(`over: ${end}`));
+  // Every opening of a queue ends what an earlier one said waits for other services: not this test's concern.
+  queue.on('over', (end) => end !== 'queue-opened' && ends.push(`over: ${end}`));
   await queue.start();
   await queue.idle();
   const file = await env.write('census-stall.csv', censusCsv('stall'));
