@@ -1,5 +1,5 @@
 /** The CSV template of docs/service-decisions.md §2: header checks and cell typing, shared by server and uploader. */
-import { CSV_COLUMNS, REQUIRED_COLUMNS } from './files.schema';
+import { CSV_COLUMNS, FILE_TYPES, REQUIRED_COLUMNS, UNSAFE_FILE_NAME_CLASS, fileTypeOfKind } from './files.schema';
 import type { RecordKind } from './records.schema';
 import { RECORD_KINDS, isExactNumeral } from './records.schema';
 
@@ -21,15 +21,59 @@ export function normalizeHeader(header: readonly string[]): string[] {
   return header.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
 }
 
-/** Whole-file problems of a header for a kind: missing required columns, unknown or repeated columns. */
+/**
+ * A header line's cells are quoted back in messages that reach logs, notes beside refused files, the journal,
+ * notifications and the service's import reason, so only what can be a column name is quoted: a first line that names
+ * no column is most often a data row (an export without its header row), whose cells are a person's name, SSN and pay,
+ * and is counted, never quoted; in a real header a cell is quoted at most HEADER_CELL_SHOWN characters long, and one
+ * that looks like an SSN or holds line breaks or invisible characters is named by its position only.
+ */
+const HEADER_CELL_SHOWN = 40;
+const SSN_LIKE_RE = /\d{3}[-\s.]?\d{2}[-\s.]?\d{4}/;
+const UNSAFE_CELL_RE = new RegExp(`[${UNSAFE_FILE_NAME_CLASS}]`, 'u');
+const TEMPLATE_NAMES = RECORD_KINDS.map((k) => FILE_TYPES[fileTypeOfKind(k)].name).join(' or ');
+
+/** A column name as compared to tell a header from a data row: case, spaces, `_`, `-` and `.` do not count ("Last Name"). */
+const looseName = (name: string) => name.toLowerCase().replace(/[\s_.-]/g, '');
+const LOOSE_COLUMN_NAMES = new Set(RECORD_KINDS.flatMap((k) => CSV_COLUMNS[k].map(looseName)));
+
+/**
+ * The whole-file problem of a first line none of whose cells names a column of any template, even loosely: it is not
+ * a header row (most often the first data row of an export without one). Undefined for a line that names a column.
+ */
+export function notAHeaderRow(header: readonly string[]): string | undefined {
+  if (header.some((h) => LOOSE_COLUMN_NAMES.has(looseName(h)))) return undefined;
+  const start = "the first line is not the template's header row";
+  if (header.length === 1) {
+    return `${start}: it is a single cell that names no column of the ${TEMPLATE_NAMES} template (the template separates its columns with commas or semicolons)`;
+  }
+  return `${start}: none of its ${header.length} cells names a column of the ${TEMPLATE_NAMES} template (was the file exported without its header row?); export the file again with its header row`;
+}
+
+/** A header cell that is no column of the template, as a message names it (see HEADER_CELL_SHOWN). */
+function unknownColumnWords(cell: string, index: number): string {
+  if (cell === '') return '(empty name)';
+  if (SSN_LIKE_RE.test(cell)) return `column ${index + 1} (not shown: it looks like a social security number)`;
+  if (UNSAFE_CELL_RE.test(cell)) return `column ${index + 1} (not shown: it holds a line break or an invisible character)`;
+  const chars = [...cell];
+  return chars.length > HEADER_CELL_SHOWN ? `${chars.slice(0, HEADER_CELL_SHOWN).join('')}…` : cell;
+}
+
+/**
+ * Whole-file problems of a header for a kind: not a header row at all (notAHeaderRow), else missing required columns,
+ * unknown columns (each named once) and repeated columns of the template.
+ */
 export function headerProblems(kind: RecordKind, header: readonly string[]): string[] {
+  const notHeader = notAHeaderRow(header);
+  if (notHeader !== undefined) return [notHeader];
   const known = new Set<string>(CSV_COLUMNS[kind]);
   const problems: string[] = [];
   const missing = REQUIRED_COLUMNS[kind].filter((c) => !header.includes(c));
   if (missing.length) problems.push(`missing required column(s): ${missing.join(', ')}`);
-  const unknown = header.filter((h) => !known.has(h));
-  if (unknown.length) problems.push(`unknown column(s): ${unknown.map((u) => (u === '' ? '(empty name)' : u)).join(', ')}`);
-  const repeated = header.filter((h, i) => h !== '' && header.indexOf(h) !== i);
+  const unknown = header.flatMap((h, i) => (known.has(h) || header.indexOf(h) !== i ? [] : [unknownColumnWords(h, i)]));
+  if (unknown.length) problems.push(`unknown column(s): ${unknown.join(', ')}`);
+  // Only the template's own names: an unknown one is already named above, once.
+  const repeated = header.filter((h, i) => known.has(h) && header.indexOf(h) !== i);
   if (repeated.length) problems.push(`repeated column(s): ${[...new Set(repeated)].join(', ')}`);
   return problems;
 }

@@ -1,14 +1,49 @@
 /**
  * Moves a user's file into the archive folders without ever deleting or overwriting anything: a name clash gets a
- * numeric suffix, and the move itself refuses to replace an existing file.
+ * numeric suffix, and the move itself refuses to replace an existing file. What is filed is payroll data (names,
+ * SSNs, pay), so it is kept from the computer's other users: the folders made for filing, its copies and notes are
+ * owner-only, and a filed file's group and other access is taken away (docs/uploader.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, createReadStream, type Stats } from 'node:fs';
-import { copyFile, link, lstat, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { createReadStream, type Stats } from 'node:fs';
+import { chmod, link, lstat, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../lib/fs-errors';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/private-files';
 import { fitName } from './fit-name';
+
+/** Windows keeps access in ACLs, not modes: there a folder or file takes the access of the folder it is made in. */
+const POSIX = process.platform !== 'win32';
+
+/**
+ * Makes a folder for filing (an archive folder and its parents, `uploaded/<day>/`, `not-sent/`, a hold folder),
+ * owner-only (0700) at every level made here, whatever the umask: mkdir's mode is filtered by it, so each level made
+ * is set exactly. Folders already there (the clerk's own, or made earlier) are left as they are. Failures are mkdir's
+ * own (whyNotFiled words them); a file system that keeps no modes is left as it is.
+ */
+export async function makeFilingFolder(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (first === undefined || !POSIX) return;
+  const top = resolve(first);
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    await chmod(at, PRIVATE_DIR_MODE).catch(() => undefined);
+    if (at === top || dirname(at) === at) return;
+  }
+}
+
+/**
+ * Takes group and other access away from a file just filed (a move keeps the file and its mode, 0644 as a umask-022
+ * export tool writes it); the owner's own bits stay. Only a regular file: a refused symbolic link is filed as the link,
+ * and chmod would change the file it points to. Best effort: a file of another user, or a file system that keeps no
+ * modes, is left as it is, in the owner-only folder it was filed in.
+ */
+export async function keepFiledFileToOwner(path: string): Promise<void> {
+  if (!POSIX) return;
+  const info = await lstat(path).catch(() => undefined);
+  if (!info?.isFile() || (info.mode & 0o077) === 0) return;
+  await chmod(path, info.mode & 0o700).catch(() => undefined);
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -94,9 +129,16 @@ async function removePartialCopies(target: string): Promise<void> {
   }
 }
 
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
+/**
+ * Copies the bytes of `source` into the new file `temp`, made owner-only (0600) before a byte is written (copyFile
+ * would give it the source's mode, 0644 say, for the whole copy), and syncs it to disk. Fails if `temp` exists.
+ */
+async function copyOwnerOnly(source: string, temp: string): Promise<void> {
+  const handle = await open(temp, 'wx', PRIVATE_FILE_MODE);
   try {
+    for await (const chunk of createReadStream(source) as AsyncIterable<Buffer>) {
+      for (let at = 0; at < chunk.length;) at += (await handle.write(chunk, at)).bytesWritten;
+    }
     await handle.sync();
   } finally {
     await handle.close();
@@ -146,8 +188,7 @@ async function copyAcross(source: string, target: string): Promise<'copied' | 'c
   const temp = join(dirname(target), partialName(basename(target), randomBytes(6).toString('hex')));
   try {
     const before = await lstat(source);
-    await copyFile(source, temp, constants.COPYFILE_EXCL);
-    await syncFile(temp);
+    await copyOwnerOnly(source, temp);
     if (!sameVersion(before, await lstat(source))) {
       await unlink(temp);
       return 'changed';
@@ -168,7 +209,7 @@ async function copyAcross(source: string, target: string): Promise<'copied' | 'c
  * stayed unchanged long enough (filed-watch.ts).
  */
 async function holdOriginal(source: string, holdAt: string): Promise<void> {
-  await mkdir(dirname(holdAt), { recursive: true });
+  await makeFilingFolder(dirname(holdAt));
   if (await exists(holdAt)) throw alreadyExists(holdAt);
   await rename(source, holdAt);
 }
@@ -225,7 +266,16 @@ async function sha256File(path: string): Promise<string> {
  * both names, or (across volumes) copied to the target but not yet held or removed. 'taken': another file now holds
  * the target name, so a new target must be chosen. `holdAt` as for moveNoClobber.
  */
-export async function completeMove(source: string, target: string, identity?: string, holdAt?: string): Promise<'moved' | 'held' | 'done-before' | 'gone' | 'taken' | 'changed'> {
+export async function completeMove(source: string, target: string, identity?: string, holdAt?: string): Promise<MoveResult> {
+  const result = await finishMove(source, target, identity, holdAt);
+  // Also after a crash between the move and this: a file found filed before is made so too.
+  if (result === 'moved' || result === 'held' || result === 'done-before') await keepFiledFileToOwner(target);
+  return result;
+}
+
+type MoveResult = 'moved' | 'held' | 'done-before' | 'gone' | 'taken' | 'changed';
+
+async function finishMove(source: string, target: string, identity?: string, holdAt?: string): Promise<MoveResult> {
   // lstat: a refused symbolic link is moved as the link, never followed.
   const [src, dst] = await Promise.all([lstat(source).catch(() => undefined), lstat(target).catch(() => undefined)]);
   if (!src) return dst ? 'done-before' : 'gone';
@@ -250,17 +300,18 @@ export async function completeMove(source: string, target: string, identity?: st
     }
     return 'taken';
   }
-  await mkdir(dirname(target), { recursive: true });
+  await makeFilingFolder(dirname(target));
   return moveNoClobber(source, target, identity, holdAt);
 }
 
 /**
- * Writes a new note: never over an existing one (written before a crash: kept as it is). A note that could be created
- * but not written (a full disk) is removed again, so no empty note is left to be taken for the reason.
+ * Writes a new note, owner-only (it names the file and quotes its row problems): never over an existing one (written
+ * before a crash: kept as it is). A note that could be created but not written (a full disk) is removed again, so no
+ * empty note is left to be taken for the reason.
  */
 async function writeNote(path: string, text: string): Promise<void> {
   try {
-    await writeFile(path, text, { flag: 'wx' });
+    await writeFile(path, text, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   } catch (error) {
     if (errorCode(error) === 'EEXIST') return;
     await unlink(path).catch(() => undefined);

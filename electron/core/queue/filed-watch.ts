@@ -7,12 +7,12 @@
  * and the clerk is told where it is and that the rows written late were not sent; a held original that stayed
  * unchanged is deleted at the end (the filed copy holds its bytes).
  */
-import { lstat, mkdir, rmdir, unlink } from 'node:fs/promises';
+import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Settings } from '../../../shared/settings.schema';
 import { describeError, isGone } from '../../lib/fs-errors';
 import { printableName } from '../../lib/printable-name';
-import { freeTarget, moveNoClobber } from './archive';
+import { freeTarget, keepFiledFileToOwner, makeFilingFolder, moveNoClobber } from './archive';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
 
@@ -51,17 +51,19 @@ async function release(heldPath: string): Promise<void> {
 
 /**
  * Moves a file of the job that was written to after it was read (a held original, or the file itself) into
- * `<watched folder>/not-sent/`, where the clerk finds it; it stays where it is when that folder cannot be made on its
- * drive (a move onto another drive would be a copy, and the tool may still be writing). Returns where it is now.
+ * `<watched folder>/not-sent/` (made owner-only, and the file kept to its owner, as in the archive folders), where the
+ * clerk finds it; it stays where it is when that folder cannot be made on its drive (a move onto another drive would
+ * be a copy, and the tool may still be writing). Returns where it is now.
  */
 export async function keepInSight(core: QueueCore, job: Job, heldPath: string): Promise<string> {
   const dir = join(dirname(job.claimedFrom ?? job.path), NOT_SENT_FOLDER);
   try {
-    await mkdir(dir, { recursive: true });
+    await makeFilingFolder(dir);
     const [held, folder] = await Promise.all([lstat(heldPath), lstat(dir)]);
     if (held.dev !== folder.dev) return heldPath;
     const target = await freeTarget(dir, job.name, false);
     if ((await moveNoClobber(heldPath, target)) !== 'moved') return heldPath;
+    await keepFiledFileToOwner(target);
     await rmdir(dirname(heldPath)).catch(() => undefined);
     await rmdir(dirname(dirname(heldPath))).catch(() => undefined);
     return target;

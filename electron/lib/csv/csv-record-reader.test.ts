@@ -142,6 +142,14 @@ describe('readCsvRecords: whole-file problems', () => {
     expect(reason(await read('name,amount\nBob,1\n'))).toMatch(/^the header fits no file template \(Census: missing required column/);
   });
 
+  it('refuses an export without its header row without quoting the first row, whether the kind is given or told', async () => {
+    const headerless = 'Doe,Jane,123-45-6789,E-1001,2026-03-31,150.00\nRoe,Rick,987-65-4321,E-1002,2026-03-31,90.00\n';
+    const said = "the first line is not the template's header row: none of its 6 cells names a column of the Census or Receipt template (was the file exported without its header row?); export the file again with its header row";
+    expect(await read(headerless)).toEqual({ ok: false, reason: said, bytes: headerless.length });
+    expect(await read(headerless, { kind: 'receipt' })).toEqual({ ok: false, reason: said, kind: 'receipt', bytes: headerless.length });
+    expect(reason(await read(headerless.replaceAll(',', ';'), { headerOnly: true }))).toBe(said);
+  });
+
   it('refuses a quoted field that is never closed, naming the line the record starts on', async () => {
     const text = `${RECEIPT_HEADER}\nDoe,Bob,123-45-6789,E2,2026-01-31,10\n"Doe,Bob,123-45-6789,E3,2026-01-31,10\n`;
     expect(reason(await read(text))).toBe('a quoted field in the record starting at line 3 is never closed');

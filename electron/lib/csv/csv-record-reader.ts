@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import type { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse';
 import type { CensusRecord, ReceiptRecord, RecordError, RecordKind } from '../../../shared';
-import { FILE_TYPES, detectDelimiter, fileTypeOfKind, headerProblems, kindOfHeader, normalizeHeader, quickRowCheck, recordErrors, recordSchemas, rowToRecord } from '../../../shared';
+import { FILE_TYPES, detectDelimiter, fileTypeOfKind, headerProblems, kindOfHeader, normalizeHeader, notAHeaderRow, quickRowCheck, recordErrors, recordSchemas, rowToRecord } from '../../../shared';
 import { createUtf8Check } from './utf8-check';
 
 export type CsvRecord = CensusRecord | ReceiptRecord;
@@ -101,6 +101,9 @@ function quotingReason(error: CsvError, line: number): string {
 }
 
 function headerReason(kind: RecordKind | undefined, header: string[]): { reason?: string; kind?: RecordKind } {
+  // A data row read as the header: said as it is, not as a header that fits no template (its cells are not quoted).
+  const notHeader = notAHeaderRow(header);
+  if (notHeader !== undefined) return { ...(kind ? { kind } : {}), reason: notHeader };
   if (kind) {
     const problems = headerProblems(kind, header);
     return problems.length ? { kind, reason: `the header does not fit the ${templateName(kind)} template: ${problems.join('; ')}` } : { kind };
