@@ -7,15 +7,17 @@ import { lstatSync } from 'node:fs';
 import type { RecordKind } from '../../../shared';
 import type { NoticeEnd } from '../../../shared/bridge';
 import { LIMITS } from '../../../shared';
-import { PROFILE_TITLES, type Settings } from '../../../shared/settings.schema';
+import { DEFAULT_SETTINGS, PROFILE_TITLES, type FileTypeRule, type Settings } from '../../../shared/settings.schema';
 import { createLogger, type Logger } from '../../lib/logger';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import { archiveFailed, archiveJob } from './archive-step';
+import { censusBeforeReceipts, censusFirst, censusFirstReason, type CensusFirst } from './census-first';
 import { LastingError } from '../notices/lasting-error';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './backoff';
 import { localDay } from './file-facts';
 import { checkFiledFiles } from './filed-watch';
 import { describeError } from '../../lib/fs-errors';
+import { printableName } from '../../lib/printable-name';
 import { requestGrants } from './grant-step';
 import { inspectFile } from './inspect-step';
 import { isOutcome, type BatchJob, type BatchResult, type Job, type JobService, type QueueEvents, type StableFile } from './job-types';
@@ -191,10 +193,33 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   /** Manual batches being sent: stop() waits for each one's outcome, so it is journaled while the journal is open. */
   const sending = new Set<Promise<BatchResult>>();
   const givenUp = (job: Job) => job.heldFor !== undefined || (retry.giveUp && job.attempts >= retry.failAfter);
+  /**
+   * The file-name rules the last pass of the pump read: what tells a file not read yet as a receipt (census-first.ts).
+   * Kept, so that isIdle() and failures() never read the settings file (it may be broken for a moment while saved).
+   */
+  let fileTypeRules: readonly FileTypeRule[] = DEFAULT_SETTINGS.fileTypeRules;
+  /** Which census file each receipt file waits for (census-first.ts), among these jobs. */
+  const censusFirstOf = (jobs: readonly Job[]): CensusFirst => censusFirst(jobs, fileTypeRules);
+  /**
+   * A receipt file waiting for a census file this run has given up on (`watch --once`): nothing comes by itself, so
+   * it counts as failed too, and stays queued to go after that census in the next run (sent now, it would be refused).
+   */
+  const behindGivenUp = (job: Job, first: CensusFirst): boolean => {
+    if (job.state !== 'waiting' || job.resumeState !== 'uploading') return false;
+    const census = first(job);
+    return census !== undefined && givenUp(census);
+  };
 
   const isIdle = (): boolean => {
     if (busy.size > 0 || handshake) return false;
-    return liveWorked().every((job) => (job.state === 'waiting' || isOutcome(job.state)) && givenUp(job));
+    const jobs = liveWorked();
+    let first: CensusFirst | undefined;
+    return jobs.every((job) => {
+      if (job.state !== 'waiting' && !isOutcome(job.state)) return false;
+      if (givenUp(job)) return true;
+      first ??= censusFirstOf(jobs);
+      return behindGivenUp(job, first);
+    });
   };
 
   /** Passes of the pump in a row that failed as a whole (the settings or the journal could not be read or written). */
@@ -295,20 +320,44 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     return left;
   };
 
+  /**
+   * Keeps a receipt file from beginning its upload while `first` names a census file it waits for: it waits (state
+   * waiting, to resume its upload, with no time set: what it waits for ends with a step, which runs the pump) with the
+   * reason as its last error. Journaled only when that changes. Returns whether it is held.
+   */
+  const heldForCensus = (job: Job, first: CensusFirst): boolean => {
+    const census = first(job);
+    if (!census) return false;
+    const reason = censusFirstReason(census, fileTypeRules);
+    const held = job.state === 'waiting' && job.resumeState === 'uploading' && job.nextAttemptAt === undefined && job.lastError === reason;
+    if (!held) {
+      logger.info(`${printableName(job.name)}: ${reason}`);
+      core.write(job.id, { state: 'waiting', resumeState: 'uploading', nextAttemptAt: null, lastError: reason });
+    }
+    return true;
+  };
+
   const pump = (): void => {
     if (!running) return;
     const t = now();
-    const limit = options.settings().concurrency;
+    const settings = options.settings();
+    const limit = settings.concurrency;
+    fileTypeRules = settings.fileTypeRules;
     let jobs = liveWorked();
     let wake: number | undefined;
     const later = (at: number) => (wake = wake === undefined ? at : Math.min(wake, at));
+    // Whether a job is a census file on its way changes only by a step, never within this pass.
+    const first = censusFirstOf(jobs);
 
-    // Waiting jobs whose time has come go back to the step they wait for.
+    // Waiting jobs whose time has come go back to the step they wait for; a receipt file's upload not while a census
+    // file found with it is on its way.
     for (const job of jobs) {
       if (job.state !== 'waiting' || busy.has(job.id) || givenUp(job)) continue;
       const left = dueIn(job, t);
-      if (left <= 0) core.write(job.id, { state: job.resumeState ?? 'found', resumeState: null, nextAttemptAt: null });
-      else later(t + left);
+      if (left > 0) later(t + left);
+      else if (job.resumeState !== 'uploading' || !heldForCensus(job, first)) {
+        core.write(job.id, { state: job.resumeState ?? 'found', resumeState: null, nextAttemptAt: null });
+      }
     }
     jobs = liveWorked();
 
@@ -362,8 +411,9 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
 
     let uploads = [...busy.keys()].filter((id) => journal.job(id)?.state === 'uploading').length;
     for (const job of jobs) {
+      // Held before the slots are counted: a receipt file waiting for its census says so, not that it is being sent.
+      if (job.state !== 'uploading' || busy.has(job.id) || heldForCensus(job, first)) continue;
       if (uploads >= limit) break;
-      if (job.state !== 'uploading' || busy.has(job.id)) continue;
       work(job, (j) => uploadJob(core, j), (j, error) => stepFailed(j, error));
       uploads += 1;
     }
@@ -394,7 +444,10 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }
   };
 
-  /** Jobs in granting; of two with one checksum only the first goes now (the second follows once it is done). */
+  /**
+   * Jobs in granting; of two with one checksum only the first goes now (the second follows once it is done). Census
+   * files are listed before receipt files (census-first.ts).
+   */
   const readyForGrant = (jobs: Job[]): Job[] => {
     const inFlight = new Set<string>();
     const ready: Job[] = [];
@@ -406,7 +459,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       inFlight.add(job.md5);
       if (job.state === 'granting' && !busy.has(job.id)) ready.push(job);
     }
-    return ready;
+    return censusBeforeReceipts(ready);
   };
 
   /**
@@ -571,8 +624,9 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       });
     },
     failures() {
+      const first = censusFirstOf(liveWorked());
       return journal.jobs(10_000).filter((job) => mine(job) && ((job.state === 'rejected' && job.stateChangedAt >= startedAt)
-        || (!job.archivedAt && (job.attempts >= retry.failAfter || job.heldFor !== undefined))));
+        || (!job.archivedAt && (job.attempts >= retry.failAfter || job.heldFor !== undefined || behindGivenUp(job, first)))));
     },
     sendBatch(kind, records) {
       if (closed) return Promise.reject(new Error('The upload queue is stopped; create a new one'));
