@@ -79,7 +79,8 @@ export async function withWatcher(
     barrier: async () => {
       barrierCount += 1;
       const name = `barrier-${barrierCount}.csv`;
-      await writeFile(join(dir, name), 'barrier\n');
+      // Two lines: a file that holds only its first line waits several windows (an exporter may write the rows later).
+      await writeFile(join(dir, name), 'barrier\nrow\n');
       await waitFor(`the barrier file ${name}`, () => countOf(name) > 0);
     },
   };

@@ -82,6 +82,31 @@ describe('createFolderWatcher: taking files', () => {
     });
   });
 
+  it('waits as long before it takes a file that holds only its header, and takes the rows written into it meanwhile', async () => {
+    await withWatcher({ stabilityMs: 300 }, async ({ dir, seen, countOf, waitFor }) => {
+      const path = join(dir, 'census-header-first.csv');
+      // An exporter (SQL and BCP tools do this) that writes the header, runs its query (more than one stability
+      // window), then writes the rows.
+      const handle = await open(path, 'w');
+      const header = 'lastName,firstName\r\n';
+      const rows = 'Doe,Jane\r\nRoe,John\r\n';
+      try {
+        await handle.write(header);
+        await new Promise((done) => setTimeout(done, 900));
+        expect(countOf('census-header-first.csv')).toBe(0);
+        await handle.write(rows);
+      } finally {
+        await handle.close();
+      }
+      await waitFor('census-header-first.csv with its rows', () => countOf('census-header-first.csv') > 0);
+      expect(seen.stable.filter((f) => f.name === 'census-header-first.csv').map((f) => f.size)).toEqual([header.length + rows.length]);
+      // One left with its header alone is still taken (and refused by the queue), after EMPTY_FILE_WAIT_FACTOR windows.
+      await writeFile(join(dir, 'census-header-only.csv'), header);
+      await waitFor('census-header-only.csv', () => countOf('census-header-only.csv') > 0);
+      expect(seen.stable.find((f) => f.name === 'census-header-only.csv')).toMatchObject({ size: header.length });
+    });
+  });
+
   it('never reports temporary, hidden or non-CSV files', async () => {
     await withWatcher({}, async ({ dir, seen, barrier, watcher }) => {
       const ignoredNames = ['~$census.csv', '.hidden.csv', 'census.csv.tmp', 'census.csv.part', 'notes.txt', 'census.xlsx'];

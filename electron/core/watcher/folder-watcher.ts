@@ -11,6 +11,7 @@ import type { StableFile } from './stable-file';
 import { watchTopLevel, type TopLevelWatch } from './top-level-watch';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import { UnreadableFolderError } from './unreadable-folder-error';
+import { isUnreadableName, unreadableNameError } from './unreadable-name';
 import { resolveWatcherOptions, type FolderWatcherOptions } from './watcher-options';
 
 export type { StableFile } from './stable-file';
@@ -103,6 +104,9 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   const background = new Set<Promise<void>>();
   // Names of non-CSV files already mentioned: each is said once while it stays in the folder.
   const ignoredNames = new Set<string>();
+  // Candidates whose name cannot be read as text (by their bytes, as latin1 text: two such names may read alike),
+  // already said: each is said once while it stays in the folder.
+  const unreadableNames = new Set<string>();
 
   const reportError = (error: Error): void => {
     if (!running) return;
@@ -158,6 +162,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       {
         onCandidate: (path) => tracker?.consider(path),
         onRemoved: (path) => tracker?.forget(path),
+        // chokidar drops such a name unreported (it cannot stat it by its text): the listing finds it and says it.
+        onUnreadableName: () => inBackground(sweep()),
         onFolderDeleted: () => {
           rearm = 'replaced';
           inBackground(checkFolder());
@@ -269,7 +275,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (present !== true) return checkFolder();
     let entries;
     try {
-      entries = await readdir(root, { withFileTypes: true });
+      // Names as the folder holds them: one that is not UTF-8 read as text names no file (see unreadable-name.ts).
+      entries = await readdir(root, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       if (classifyFsError(error) === 'gone') inBackground(checkFolder());
       else if (isDenied(error)) {
@@ -286,13 +293,20 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (!running || !tracker) return;
     const seen = new Set<string>();
     const others = new Set<string>();
+    const unreadable = new Map<string, string>();
     for (const entry of entries) {
       if (entry.isDirectory()) continue;
-      if (!isCandidateName(entry.name)) {
-        if (isReportableOther(entry.name)) others.add(entry.name);
+      const name = entry.name.toString('utf8');
+      if (!isCandidateName(name)) {
+        if (isReportableOther(name)) others.add(name);
         continue;
       }
-      const path = join(root, entry.name);
+      // Never handed to the stability check: its lstat by this text would find nothing and take the file as deleted.
+      if (isUnreadableName(entry.name)) {
+        unreadable.set(entry.name.toString('latin1'), name);
+        continue;
+      }
+      const path = join(root, name);
       seen.add(path);
       tracker.consider(path);
     }
@@ -302,6 +316,11 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     }
     ignoredNames.clear();
     for (const name of others) ignoredNames.add(name);
+    for (const [bytes, name] of unreadable) {
+      if (!unreadableNames.has(bytes)) reportError(unreadableNameError(root, name));
+    }
+    unreadableNames.clear();
+    for (const bytes of unreadable.keys()) unreadableNames.add(bytes);
   };
 
   // One listing at a time; a sweep asked for during a listing runs once more afterwards so nothing is missed.

@@ -6,6 +6,7 @@ import { otherFileKind } from '../../lib/file-kind';
 import { printableName } from '../../lib/printable-name';
 import { busyBackoffMs, classifyFsError, describeError, errorCode } from '../../lib/fs-errors';
 
+import { FIRST_LINE_PEEK_BYTES, holdsFirstLineOnly } from './first-line-only';
 import { identityOf, type StableFile } from './stable-file';
 import { UnreadableFileError } from './unreadable-file-error';
 
@@ -51,6 +52,8 @@ type Pending = {
   since: number;
   busyAttempts: number;
   timer?: NodeJS.Timeout;
+  /** The current version holds only its first line, as found when its stability window ended: it waits longer. */
+  firstLineOnly?: boolean;
 };
 
 /** Why a path that is not a regular file is refused. */
@@ -63,9 +66,10 @@ export function notRegular(info: Stats): string {
 const versionKey = (size: number, mtimeMs: number): string => `${size}:${mtimeMs}`;
 
 /**
- * An empty file waits this many stability windows before it is taken (and refused as empty): exporters often create
- * the file first and write it only once their query is done, and an empty file taken early would be filed in
- * rejected/ with the writer's rows then landing there, unread.
+ * An empty file, or one that holds only its first line, waits this many stability windows before it is taken (and
+ * refused as empty, or as a header without data rows): exporters often create the file, or write its header, first
+ * and write the rows only once their query is done, and such a file taken early would be filed in rejected/ with the
+ * writer's rows then landing there, unread.
  */
 export const EMPTY_FILE_WAIT_FACTOR = 5;
 
@@ -163,25 +167,40 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       entry.size = info.size;
       entry.mtimeMs = info.mtimeMs;
       entry.since = now;
+      entry.firstLineOnly = undefined;
       schedule(path, entry, stabilityMs === 0 ? 0 : checkIntervalMs);
       return;
     }
-    const window = info.size === 0 ? stabilityMs * EMPTY_FILE_WAIT_FACTOR : stabilityMs;
+    const longWait = stabilityMs * EMPTY_FILE_WAIT_FACTOR;
+    const window = info.size === 0 || entry.firstLineOnly === true ? longWait : stabilityMs;
     if (now - entry.since < window) {
       schedule(path, entry, Math.min(checkIntervalMs, window - (now - entry.since)));
       return;
     }
+    // A small file that has not waited the long wait yet is looked into once: the header alone waits as an empty file.
+    const peek = entry.firstLineOnly === undefined && info.size > 0 && info.size <= FIRST_LINE_PEEK_BYTES && now - entry.since < longWait;
     // Size and mtime held still. On Windows a writer that holds the file without sharing it fails the open below;
     // on Linux and macOS opening for reading always succeeds, so stillness is the only sign (docs/uploader.md says
     // what an exporter that pauses mid-file should do).
+    let firstLineOnly = false;
     try {
       const handle = await open(path, 'r');
-      await handle.close();
+      try {
+        if (peek) firstLineOnly = await holdsFirstLineOnly(handle, info.size);
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
       if (!stopped && pending.get(path) === entry) onFsError(path, entry, error);
       return;
     }
     if (stopped || pending.get(path) !== entry) return;
+    if (peek) entry.firstLineOnly = firstLineOnly;
+    if (firstLineOnly) {
+      logger.debug(`${basename(path)} holds only its first line so far: it waits ${longWait} ms unchanged before it is taken`);
+      schedule(path, entry, Math.max(0, Math.min(checkIntervalMs, longWait - (performance.now() - entry.since))));
+      return;
+    }
     drop(path, entry);
     reported.set(path, key);
     unreadable.delete(path);

@@ -2,6 +2,7 @@ import { FSWatcher, type ChokidarOptions } from 'chokidar';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { isCandidateName } from './candidate-name';
+import { mayBeUnreadableName } from './unreadable-name';
 import { classifyFsError } from '../../lib/fs-errors';
 
 export type TopLevelWatchOptions = { usePolling: boolean; pollIntervalMs: number; readyTimeoutMs: number };
@@ -11,6 +12,11 @@ export type TopLevelWatchHandlers = {
   /** A top-level candidate file was added or changed (absolute path). */
   onCandidate: (path: string) => void;
   onRemoved: (path: string) => void;
+  /**
+   * A top-level name that is not UTF-8 came or went: chokidar reads names as text, finds no file under that text and
+   * reports nothing, so only a listing by bytes can tell what it is.
+   */
+  onUnreadableName: () => void;
   /** The watched folder itself was deleted; the watch is dead even if the folder is recreated at once. */
   onFolderDeleted: () => void;
   onError: (error: unknown) => void;
@@ -119,9 +125,13 @@ export function watchTopLevel(folder: WatchedFolder, options: TopLevelWatchOptio
     if (open && resolve(path) === root) handlers.onFolderDeleted();
   });
   // A folder deleted and recreated at once keeps its inode number on Linux and chokidar reports no unlinkDir;
-  // the only trace is a raw rename of the folder's own name.
+  // the only trace is a raw rename of the folder's own name. A name that is not UTF-8 leaves only a raw rename too.
   instance.on('raw', (event, name, details) => {
-    if (!open || event !== 'rename' || name !== basename(root) || !isRecord(details) || details.watchedPath !== root) return;
+    if (!open || event !== 'rename' || !isRecord(details) || details.watchedPath !== root) return;
+    if (name !== basename(root)) {
+      if (typeof name === 'string' && mayBeUnreadableName(name)) handlers.onUnreadableName();
+      return;
+    }
     // A file inside the folder that shares the folder's name raises the same event: tell them apart.
     void stat(join(root, name)).then(
       () => undefined,

@@ -1,6 +1,7 @@
 /**
- * A candidate file the watcher could not read after its retries (it stayed locked, or access to it is denied). It is
- * left where it is and tried again at the next sweep; a run that must end (`watch --once`) stops waiting for it.
+ * A candidate file the watcher could not read after its retries (it stayed locked, or access to it is denied), or
+ * whose name cannot be read as text (unreadable-name.ts). It is left where it is and tried again at the next sweep; a
+ * run that must end (`watch --once`) stops waiting for it.
  */
 export class UnreadableFileError extends Error {
   constructor(
