@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost } from './loopback';
+import { isLoopbackHost, loopbackSpellingHint } from './loopback';
 
 const hostnameOf = (url: string) => new URL(url).hostname;
 
@@ -14,7 +14,6 @@ describe('isLoopbackHost', () => {
     'localhost',
     'LOCALHOST',
     'LocalHost',
-    'localhost.',
     '::1',
     '[::1]',
     '[0:0::1]',
@@ -27,7 +26,6 @@ describe('isLoopbackHost', () => {
     hostnameOf('http://127.0.0.1:8787/x'),
     hostnameOf('http://[::1]:8080/'),
     hostnameOf('http://[::ffff:127.0.0.1]/'),
-    hostnameOf('http://LOCALHOST./'),
   ])('%s is loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
@@ -39,7 +37,11 @@ describe('isLoopbackHost', () => {
     'localhost.evil.com',
     'evil-localhost',
     'foo.localhost',
+    // A trailing dot makes the name fully qualified: the resolver skips the hosts file and asks DNS.
+    'localhost.',
+    'LOCALHOST.',
     'localhost..',
+    hostnameOf('http://LOCALHOST.:8787/'),
     '128.0.0.1',
     '126.255.255.255',
     '10.0.0.1',
@@ -67,5 +69,15 @@ describe('isLoopbackHost', () => {
     hostnameOf('http://127.0.0.1.evil.com/'),
   ])('%j is not loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(false);
+  });
+});
+
+describe('loopbackSpellingHint', () => {
+  it.each(['localhost.', 'LocalHost.', 'localhost..'])('says to write localhost or 127.0.0.1 for %s', (host) => {
+    expect(loopbackSpellingHint(host)).toBe(`"${host}" with a trailing dot is looked up through DNS, which may lead off this machine: write localhost or 127.0.0.1`);
+  });
+
+  it.each(['localhost', 'example.com', 'localhost.example.com', 'hooks.localhost.', '10.0.0.1'])('has nothing to say about %s', (host) => {
+    expect(loopbackSpellingHint(host)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 /** Settings of the desktop app and the headless command (docs/service-decisions.md §9). Pure: no Node APIs. */
 import { z } from 'zod';
 import type { FileTypeCode } from './files.schema';
-import { isLoopbackHost } from './loopback';
+import { isLoopbackHost, loopbackSpellingHint } from './loopback';
 
 export const PROFILE_NAMES = ['local', 'sandbox', 'production'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -24,7 +24,12 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL', a
 
 /** A service base URL: https, or plain http to a loopback host; never with a user name or password in it. */
 export const baseUrlSchema = httpUrl
-  .refine((url) => new URL(url).protocol === 'https:' || isLoopbackHost(new URL(url).hostname), { error: HTTPS_REQUIRED })
+  .refine((url) => new URL(url).protocol === 'https:' || isLoopbackHost(new URL(url).hostname), {
+    error: (issue) => {
+      const hint = typeof issue.input === 'string' ? loopbackSpellingHint(new URL(issue.input).hostname) : undefined;
+      return hint ? `${HTTPS_REQUIRED}; ${hint}` : HTTPS_REQUIRED;
+    },
+  })
   .refine((url) => new URL(url).username === '' && new URL(url).password === '', {
     error: 'must not contain a user name or password (credentials belong in the keychain)',
   });

@@ -9,8 +9,9 @@ import { EXIT, UsageError } from './usage-error';
 export const DELIVERIES_USAGE = `Usage: payroll-uploader deliveries [--env E] [--base-url URL] [--status 1|2|3|PENDING|SUCCESS|FAILED] [--max-retries N] [--limit N] [--id N] [--json]
 
   Lists the service's webhook delivery attempts, newest first (status 1 PENDING, 2 SUCCESS, 3 FAILED;
-  --max-retries keeps attempts with at most N retries before them; --limit 1..1000, default 100),
-  or one attempt with --id.`;
+  --max-retries N, 0..5, keeps attempts whose retry count (the RETRIES column: 0 for a first attempt, and for a
+  retry the retries so far, itself included) is at most N, so 0 lists first attempts only;
+  --limit 1..1000, default 100), or one attempt with --id.`;
 
 const TYPE = { 1: 'NEW', 2: 'RETRY' } as const;
 const STATUS = { 1: 'PENDING', 2: 'SUCCESS', 3: 'FAILED' } as const;

@@ -1,7 +1,7 @@
 /** `payroll-uploader server`: runs the local server until SIGINT or SIGTERM. */
 import { createLogger } from '../lib/logger';
 import { startServer } from '../server/server';
-import { checkHost, parseServerFlags } from './server-flags';
+import { NOT_THIS_MACHINE, checkHost, parseServerFlags } from './server-flags';
 import { UsageError } from './usage-error';
 
 export async function serverCommand(args: string[]): Promise<number> {
@@ -16,7 +16,7 @@ export async function serverCommand(args: string[]): Promise<number> {
     // Only the errors of binding are about the port or the address: an EACCES of a file (the data folder) is not.
     if (err.syscall !== 'listen' && err.syscall !== 'bind') throw error;
     if (err.code === 'EADDRINUSE') throw new Error(`port ${options.port ?? 8787} on ${options.host ?? '127.0.0.1'} is already in use; choose another with --port (0 picks a free one)`);
-    if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`--host ${options.host}: no such address on this machine; give an address of this machine, such as 127.0.0.1`);
+    if (err.code === 'EADDRNOTAVAIL') throw new UsageError(NOT_THIS_MACHINE(options.host ?? '127.0.0.1'));
     if (err.code === 'EACCES') throw new Error(`not allowed to bind ${options.host ?? '127.0.0.1'}:${options.port ?? 8787}; choose a port above 1023`);
     throw error;
   }

@@ -1,9 +1,10 @@
 /** Parses and checks the `server` command's flags into server options. */
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
+import { createServer } from 'node:net';
 import type { Stats } from 'node:fs';
 import { createSecureContext } from 'node:tls';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Scope } from '../../shared';
 import { LIMITS, SCOPES, webhookSecretSchema } from '../../shared';
@@ -26,8 +27,10 @@ export const SERVER_USAGE = `Usage: payroll-uploader server [flags]
                                     --clients-file or ${CLIENTS_ENV})
   --clients-file F                  clients, one ID:SECRET[:SCOPE,...] a line (# comments); the file must not be
                                     readable by group or others
-  --webhook-url URL                 the clients' webhook endpoint
-  --webhook-secret whsec_...        its signing secret (default: the one kept from an earlier start, or a new one, printed once)
+  --webhook-url URL                 the clients' webhook endpoint, set where it is new to a client (a restart with the
+                                    same flags keeps what a client registered since)
+  --webhook-secret whsec_...        its signing secret (default: each client's own, kept from an earlier start, or a
+                                    new one, printed once)
   --allow-remote-webhooks           webhook URLs may name other hosts than this machine
   --retry-delays MS,MS,MS,MS,MS     delays before retries 1..5 (default 2000,4000,8000,16000,32000)
   --token-ttl S                     access-token lifetime in seconds (default 1200)
@@ -83,8 +86,10 @@ function readFlagFile(flag: string, file: string): { bytes: Buffer; stats: Stats
     return readGivenFile(file, FLAG_FILE_BYTES);
   } catch (error) {
     if (!(error instanceof GivenFileError)) throw error;
-    // "no such file" as before: scripts and the tests look for it.
-    throw new UsageError(error.missing ? `${flag}: no such file ${file}` : `${flag} ${file} ${error.problem}`);
+    // "no such file" as before: scripts and the tests look for it. A relative name is read from the working folder,
+    // which need not be the one it was typed in (npm run works in the repository's root): say where it was looked for.
+    const where = isAbsolute(file) ? file : `${file} (looked for at ${resolve(file)})`;
+    throw new UsageError(error.missing ? `${flag}: no such file ${where}` : `${flag} ${file} ${error.problem}`);
   }
 }
 
@@ -131,7 +136,15 @@ function checkTlsFiles(cert: string, key: string): void {
   }
 }
 
-/** The address of --host, looked up now: a name no one knows is a wrong flag, not a failure to start. */
+/** Said when --host is no address of this machine, found before the start (checkHost) or at its bind. */
+export const NOT_THIS_MACHINE = (host: string) =>
+  `--host ${host}: no such address on this machine; give an address of this machine, such as 127.0.0.1`;
+
+/**
+ * The address of --host, checked now: a name no one knows, or an address that is not this machine's, is a wrong flag,
+ * not a failure to start, and is said before the data folder and its database are made. Whether the address is this
+ * machine's is asked the way the start will find out, by binding it: a throwaway socket on a free port, closed at once.
+ */
 export async function checkHost(host: string | undefined): Promise<void> {
   if (host === undefined) return;
   try {
@@ -141,6 +154,16 @@ export async function checkHost(host: string | undefined): Promise<void> {
     throw new UsageError(code === 'ENOTFOUND'
       ? `--host ${host}: no address of that name is known to this machine; give an address of this machine, such as 127.0.0.1`
       : `--host ${host}: its address could not be looked up (${code ?? (error as Error).message}); give an address of this machine as numbers, such as 127.0.0.1`);
+  }
+  try {
+    await new Promise<void>((resolveBound, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen({ host, port: 0, exclusive: true }, () => probe.close(() => resolveBound()));
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL') throw error;
+    throw new UsageError(NOT_THIS_MACHINE(host));
   }
 }
 

@@ -24,11 +24,11 @@ export type ServerOptions = {
   logger?: Logger;
   /** Writes the one-time credentials notice (default: stderr). */
   notice?: (line: string) => void;
-  /** Told when a webhook event's every automatic attempt failed (the desktop app notifies the clerk). */
+  /** Told once when a webhook event's last retry failed, automatic or a redelivery (the desktop app notifies the clerk). */
   deliveryFailed?: (failure: DeliveryFailure) => void;
 };
 
-/** A webhook event that stays FAILED after its last automatic retry. */
+/** A webhook event that stays FAILED after its last retry. */
 export type DeliveryFailure = { clientId: string; eventId: string; eventType: string; url: string };
 
 export const SERVER_DEFAULTS = {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../../shared';
 import { createLogger } from '../lib/logger';
 import { acquireProcessLock } from '../lib/process-lock';
-import { findClient, listClients, removeClientsExcept, setClientWebhook, upsertClient } from './auth/clients';
+import { listClients, removeClientsExcept, upsertClient } from './auth/clients';
 import type { ServerContext } from './context';
 import { makePrivateDir } from '../lib/private-files';
 import { metaValue, openDatabase } from './db/database';
@@ -35,7 +35,7 @@ import { importRoutes } from './routes/import-routes';
 import { oauthRoutes } from './routes/oauth-routes';
 import { createDeliveryEngine } from './webhooks/delivery-engine';
 import { deliveryRoutes } from './webhooks/delivery-routes';
-import { newWebhookSecret } from './webhooks/webhook-secret';
+import { applyWebhookFlags, forgetRemovedClients } from './webhooks/webhook-flags';
 
 export type RunningServer = {
   url: string;
@@ -64,13 +64,11 @@ function configureClients(ctx: ServerContext): void {
     upsertClient(db, { id: 'local-client', secret, scopes: [...SCOPES] });
     notice(`created client "local-client" with all scopes; its secret (shown only this once): ${secret}`);
   }
+  forgetRemovedClients(db);
   if (options.webhook) {
     const targets = options.clients.length > 0 ? options.clients.map((c) => c.id) : listClients(db).map((c) => c.id);
-    // Without --webhook-secret, the secret of an earlier start is kept, so receivers need not be reconfigured.
-    const kept = targets.map((id) => findClient(db, id)?.webhookSecret).find((s): s is string => Boolean(s));
-    const secret = options.webhook.secret ?? kept ?? newWebhookSecret();
-    if (!options.webhook.secret && !kept) notice(`webhook signing secret (shown only this once): ${secret}`);
-    for (const id of targets) setClientWebhook(db, id, options.webhook.url, secret);
+    // Only where the flags are new to a client: a restart with the same flags keeps each client's own registration.
+    applyWebhookFlags(db, options.webhook, targets, notice);
   }
 }
 

@@ -21,6 +21,8 @@ describe('bad flag values', () => {
   it.each([
     [['watch', '.', '--once', '--base-url', 'notaurl'], '--base-url: must be an http(s) URL'],
     [['deliveries', '--base-url', 'http://10.0.0.1:9'], '--base-url: https is required (plain http only to this machine'],
+    // Credentials in clear text to whatever DNS answers for "localhost.": refused, saying how to write this machine.
+    [['deliveries', '--base-url', 'http://localhost.:9'], '--base-url: https is required (plain http only to this machine: 127.0.0.0/8, localhost or [::1]); "localhost." with a trailing dot is looked up through DNS, which may lead off this machine: write localhost or 127.0.0.1'],
     [['send', 'census', 'records.json', '--base-url', 'https://user:pass@example.com'], '--base-url: must not contain a user name or password'],
   ])('%j is a usage error naming --base-url', async (args, message) => {
     const res = await runCli(args.map((a) => (a === '.' || a === 'records.json' ? join(dir, a) : a)), env);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OBEYING_FILE_MODES, runCli } from '../helpers/cli';
-import { tempDir } from '../helpers/local-server';
+import { ROOT, tempDir } from '../helpers/local-server';
 
 const run = promisify(execFile);
 
@@ -60,6 +60,24 @@ describe('payroll-uploader server: wrong files and addresses in the flags', () =
     const res = await runCli(['server', '--port', '0', '--data-dir', data, '--host', 'nosuchhost.invalid']);
     expect(res.stderr).toContain('--host nosuchhost.invalid: no address of that name is known to this machine; give an address of this machine, such as 127.0.0.1');
     expect(res.stderr).not.toContain('ENOTFOUND');
+    expect(res.code).toBe(2);
+    expect(existsSync(data)).toBe(false);
+  });
+
+  // Documentation addresses (RFC 5737, RFC 3849), never one of this machine's.
+  it.each(['192.0.2.1', '2001:db8::1'])('refuses a --host %s that is no address of this machine with exit code 2, before anything is made', async (host) => {
+    const data = file(`data-${host}`);
+    const res = await runCli(['server', '--port', '0', '--data-dir', data, '--host', host]);
+    expect(res.stderr.split('\n')[0]).toBe(`payroll-uploader server: --host ${host}: no such address on this machine; give an address of this machine, such as 127.0.0.1`);
+    expect(res.code).toBe(2);
+    // Not even the data folder, let alone its database.
+    expect(existsSync(data)).toBe(false);
+  });
+
+  it('names the folder a relative --clients-file was looked for in: the working one, which npm run makes the repository\'s', async () => {
+    const data = file('data-relative');
+    const res = await runCli(['server', '--port', '0', '--data-dir', data, '--clients-file', 'no-such-clients.txt']);
+    expect(res.stderr.split('\n')[0]).toBe(`payroll-uploader server: --clients-file: no such file no-such-clients.txt (looked for at ${join(ROOT, 'no-such-clients.txt')})`);
     expect(res.code).toBe(2);
     expect(existsSync(data)).toBe(false);
   });

@@ -68,7 +68,7 @@ describe('payroll-uploader server', () => {
     const next = await spawnServerCli(['--port', '0', '--data-dir', data, ...webhook]);
     await next.stop();
     expect(next.stderr()).toContain('created client "local-client" with all scopes; its secret (shown only this once)');
-    expect(next.stderr()).toContain('webhook signing secret (shown only this once)');
+    expect(next.stderr()).toContain('webhook signing secret of client "local-client" (shown only this once)');
   });
 
   it('prints one listening line, creates a default client once, and shuts down cleanly on SIGTERM and SIGINT', async () => {
@@ -132,7 +132,7 @@ describe('payroll-uploader server', () => {
     const args = ['--port', '0', '--data-dir', data, '--webhook-url', 'http://127.0.0.1:9/hook'];
     const first = await spawnServerCli(args);
     await first.stop();
-    expect(first.stderr()).toContain('webhook signing secret (shown only this once)');
+    expect(first.stderr()).toContain('webhook signing secret of client "local-client" (shown only this once)');
     const secretOf = () => (new Database(join(data, 'payroll-local.sqlite')).prepare('SELECT webhook_secret FROM clients').get() as { webhook_secret: string }).webhook_secret;
     const before = secretOf();
     const second = await spawnServerCli(args);

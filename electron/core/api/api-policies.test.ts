@@ -19,13 +19,23 @@ describe('plain http', () => {
   };
   // The settings screen and the client decide alike: a base URL the settings accept is one the client talks to.
   it.each([
-    ['http://127.0.0.1:8787', true], ['http://127.1', true], ['http://LOCALHOST./', true], ['http://[::1]:8080', true],
+    ['http://127.0.0.1:8787', true], ['http://127.1', true], ['http://LOCALHOST./', false], ['http://[::1]:8080', true],
     ['http://[::ffff:127.0.0.1]', true], ['https://payroll.example.com', true],
     ['http://127.0.0.1.evil.com', false], ['http://localhost.evil.com', false], ['http://0.0.0.0', false], ['http://[::]', false],
     ['http://[::ffff:10.0.0.1]', false], ['http://10.0.0.1', false],
   ] as const)('%s: %s in the client and in the settings', (url, allowed) => {
     expect(clientTakes(url)).toBe(allowed);
     expect(baseUrlSchema.safeParse(url).success).toBe(allowed);
+  });
+
+  it('says to write localhost or 127.0.0.1 for localhost with a trailing dot, which DNS would resolve', () => {
+    const hint = '"localhost." with a trailing dot is looked up through DNS, which may lead off this machine: write localhost or 127.0.0.1';
+    expect(() => checkUrl('http://localhost.:8787', 'the base URL')).toThrow(
+      `the base URL http://localhost.:8787 uses plain http; only https is allowed except to this machine (127.0.0.1, ::1, localhost); ${hint}`,
+    );
+    expect(baseUrlSchema.safeParse('http://localhost.:8787').error?.issues[0]?.message).toBe(
+      `https is required (plain http only to this machine: 127.0.0.0/8, localhost or [::1]); ${hint}`,
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 /** Which addresses the client talks to: HTTPS anywhere, plain HTTP only to this machine (docs/service-decisions.md §7). */
-import { isLoopbackHost } from '../../../shared/loopback';
+import { isLoopbackHost, loopbackSpellingHint } from '../../../shared/loopback';
 import { InsecureUrlError } from './api-errors';
 
 /** Parses `raw` and throws InsecureUrlError unless it is https, or http to a loopback host. */
@@ -14,7 +14,8 @@ export function checkUrl(raw: string, what: string): URL {
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:') {
     if (isLoopbackHost(url.hostname)) return url;
-    throw new InsecureUrlError(`${what} ${url.origin} uses plain http; only https is allowed except to this machine (127.0.0.1, ::1, localhost)`);
+    const hint = loopbackSpellingHint(url.hostname);
+    throw new InsecureUrlError(`${what} ${url.origin} uses plain http; only https is allowed except to this machine (127.0.0.1, ::1, localhost)${hint ? `; ${hint}` : ''}`);
   }
   throw new InsecureUrlError(`${what} must be an https URL, not ${url.protocol.replace(/:$/, '')}`);
 }

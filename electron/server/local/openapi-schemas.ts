@@ -157,7 +157,7 @@ const RULES: Partial<Record<SchemaName, Rules>> = {
       attemptCount: {
         minimum: 0, maximum: LIMITS.deliveryRetries,
         description: `the retries performed so far, this attempt included: 0 for the first attempt (type 1), 1 to ${LIMITS.deliveryRetries} for a `
-          + `retry (type 2); a redelivery counts one more than the automatic retries done, at most ${LIMITS.deliveryRetries}`,
+          + `retry (type 2); a redelivery is the next retry, brought forward: one more than the retries done (automatic or asked for), at most ${LIMITS.deliveryRetries}`,
       },
       failure: { description: 'why a FAILED attempt did not deliver, in words (an extension of this service): the non-2xx answer, no answer within 5 s, no connection, not sent, or a stop; null while pending and on success' },
       createdAt: { description: 'UTC written YYYY-MM-DDTHH:MM:SS, without zone designator' },

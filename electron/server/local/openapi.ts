@@ -268,7 +268,7 @@ function localPaths(): Record<string, Record<string, Operation>> {
     },
     '/local/v1/deliveries/{id}/redeliver': {
       post: local({
-        operationId: 'redeliver', summary: 'Send the event of a delivery attempt again now, as a new RETRY attempt outside the retry budget',
+        operationId: 'redeliver', summary: 'Send the event of a delivery attempt again now, as a new RETRY attempt: its next retry, brought forward; a 2xx ends its retries',
         parameters: [idParam('delivery attempt id', positiveId)],
         responses: {
           202: ok('the new attempt, PENDING', ref('DeliveryAttempt')),

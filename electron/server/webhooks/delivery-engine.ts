@@ -29,7 +29,8 @@ export type DeliveryEngine = {
   importFinished(clientId: string, result: ImportResult): void;
   /**
    * Sends the event of an earlier delivery attempt again, now, to the client's webhook as registered now, as a new
-   * attempt record (type RETRY) outside the automatic retry budget.
+   * attempt record (type RETRY): the event's next retry, brought forward (see redeliveryCount). A 2xx marks the event
+   * delivered and ends its retries.
    */
   redeliver(clientId: string, deliveryId: number): Redelivery;
   /** Resolves when no attempt is in flight (tests). */
@@ -47,7 +48,7 @@ export type DeliveryEngineDeps = {
    * name this machine is refused without connecting and recorded as FAILED, whenever the URL was registered.
    */
   allowRemoteWebhooks?: boolean;
-  /** Told when an event's last automatic attempt failed. */
+  /** Told once when an event's last retry failed and none is left: it is FAILED. */
   gaveUp?: (failure: DeliveryFailure) => void;
 };
 
@@ -77,8 +78,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The attemptCount of a redelivery. It is a retry (type RETRY), and a RETRY record counts the retries performed so far,
- * itself included, 1..5 (docs/service-decisions.md §6): one more than the automatic retries done, at most 5. It uses
- * none of the automatic budget, so the next automatic retry may carry the same count.
+ * itself included, 1..5 (docs/service-decisions.md §6): one more than the retries done (automatic or asked for), at
+ * most 5. It is one of the 5: an event still being retried takes it as its next retry, sent now, so the automatic
+ * retries after it count on from it and one event's counts never repeat while retries remain. Only a redelivery of an
+ * event whose retries are over (delivered, FAILED, cancelled) past the fifth carries 5 again.
  */
 const redeliveryCount = (retriesDone: number) => Math.min(retriesDone + 1, LIMITS.deliveryRetries);
 
@@ -87,7 +90,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const timers = new Map<string, NodeJS.Timeout>();
   /** Events whose automatic attempt is in flight. */
   const autoInFlight = new Set<string>();
-  const inFlight = new Map<number, { done: Promise<void>; abort: AbortController }>();
+  const inFlight = new Map<number, { eventId: string; done: Promise<void>; abort: AbortController }>();
   let running = false;
   let stopped = false;
 
@@ -96,7 +99,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     return Math.max(0, delays[retry - 1] ?? delays[delays.length - 1] ?? 0);
   };
 
-  /** The event's state after a failed automatic attempt (at `now`), written in the caller's transaction. */
+  /** Whether an attempt of the event other than `except` is in flight (automatic or a redelivery). */
+  const othersInFlight = (eventId: string, except?: number) =>
+    [...inFlight].some(([id, flight]) => id !== except && flight.eventId === eventId);
+
+  /** The event's state after a failed attempt (at `now`), written in the caller's transaction. */
   function scheduleAfterFailure(event: EventRow, now: number, url?: string): void {
     if (event.retries_done >= LIMITS.deliveryRetries) {
       updateEventSchedule(db, event.id, { state: 'failed', retriesDone: event.retries_done, nextAttemptAt: null });
@@ -108,10 +115,12 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     updateEventSchedule(db, event.id, { state: 'active', retriesDone: event.retries_done, nextAttemptAt: next });
   }
 
+  /** Sets the event's timer to its next attempt; clears it when there is none (delivered, over, or in flight). */
   function arm(eventId: string): void {
+    clearTimeout(timers.get(eventId));
+    timers.delete(eventId);
     const event = getEvent(db, eventId);
     if (!running || !event || event.state !== 'active' || event.next_attempt_at === null) return;
-    clearTimeout(timers.get(eventId));
     const timer = setTimeout(() => {
       timers.delete(eventId);
       attemptAutomatically(eventId);
@@ -144,12 +153,30 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     }).catch((error: unknown) => {
       logger.error(`attempt ${deliveryId} of ${send.eventId} could not be recorded: ${(error as Error).stack ?? String(error)}`);
     }).finally(() => inFlight.delete(deliveryId));
-    inFlight.set(deliveryId, { done, abort });
+    inFlight.set(deliveryId, { eventId: send.eventId, done, abort });
+  }
+
+  /**
+   * The event's state after one of its attempts (automatic or a redelivery) ended, in launch's transaction. Any 2xx
+   * delivers it, which ends its retries (a pending timer is cleared by arm). A failure moves the schedule on only
+   * for an event still being retried, and only once no other attempt of it is in flight (that one's outcome decides
+   * then), read afresh: a redelivery may have counted a retry since this attempt began.
+   */
+  function settle(eventId: string, deliveryId: number, success: boolean, url: string): void {
+    const event = getEvent(db, eventId);
+    if (!event) return;
+    if (success) {
+      updateEventSchedule(db, eventId, { state: 'delivered', retriesDone: event.retries_done, nextAttemptAt: null });
+      return;
+    }
+    if (event.state !== 'active' || othersInFlight(eventId, deliveryId)) return;
+    scheduleAfterFailure(event, Date.now(), url);
   }
 
   function attemptAutomatically(eventId: string): void {
     const event = getEvent(db, eventId);
-    if (!running || !event || event.state !== 'active' || autoInFlight.has(eventId)) return;
+    // next_attempt_at NULL: an attempt is in flight (automatic or a redelivery); its outcome sets the next one.
+    if (!running || !event || event.state !== 'active' || event.next_attempt_at === null || autoInFlight.has(eventId)) return;
     const client = findClient(db, event.client_id);
     const url = client?.webhookUrl;
     const secret = client?.webhookSecret;
@@ -158,7 +185,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       logger.warn(`event ${eventId}: client ${event.client_id} has no webhook any more; delivery cancelled`);
       return;
     }
-    if (event.next_attempt_at !== null && event.next_attempt_at > Date.now()) {
+    if (event.next_attempt_at > Date.now()) {
       arm(eventId); // a timer longer than setTimeout allows fires early
       return;
     }
@@ -174,10 +201,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       }, new Date());
     })();
     autoInFlight.add(eventId);
-    launch(deliveryId, { url, secret, eventId, body: event.payload }, (success) => {
-      if (success) updateEventSchedule(db, eventId, { state: 'delivered', retriesDone, nextAttemptAt: null });
-      else scheduleAfterFailure({ ...event, retries_done: retriesDone }, Date.now(), url);
-    }, () => {
+    launch(deliveryId, { url, secret, eventId, body: event.payload }, (success) => settle(eventId, deliveryId, success, url), () => {
       autoInFlight.delete(eventId);
       arm(eventId);
     });
@@ -216,11 +240,19 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       // and the insert below run in one synchronous step, so no removal of the registration comes between them; an
       // attempt recorded just before a removal is sent to the URL it was recorded with, as an automatic one is.
       if (!url || !secret) return { refused: 'no-webhook' };
-      const id = insertPendingAttempt(db, {
-        event_id: event.id, client_id: clientId, type: DELIVERY_TYPE.RETRY, attempt_count: redeliveryCount(event.retries_done), url,
-      }, new Date());
+      const retriesDone = redeliveryCount(event.retries_done);
+      // Counted and, for an event still being retried, marked in flight (next_attempt_at NULL) with its PENDING row:
+      // the automatic retries wait for its outcome and go on from it (a crash leaves it for start() to close).
+      const id = db.transaction(() => {
+        const nextAttemptAt = event.state === 'active' ? null : event.next_attempt_at;
+        updateEventSchedule(db, event.id, { state: event.state, retriesDone, nextAttemptAt });
+        return insertPendingAttempt(db, {
+          event_id: event.id, client_id: clientId, type: DELIVERY_TYPE.RETRY, attempt_count: retriesDone, url,
+        }, new Date());
+      })();
+      arm(event.id); // its timer is cleared: the schedule is taken up again after this attempt
       const attempt = findDelivery(db, clientId, id);
-      launch(id, { url, secret, eventId: event.id, body: event.payload }, () => undefined);
+      launch(id, { url, secret, eventId: event.id, body: event.payload }, (success) => settle(event.id, id, success, url), () => arm(event.id));
       logger.info(`redelivery ${id} of event ${event.id} (from attempt ${deliveryId})`);
       return attempt ? { attempt } : { refused: 'unknown' };
     },
@@ -237,8 +269,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       if (closed > 0) logger.warn(`closed ${closed} attempt(s) left PENDING by an earlier run as FAILED`);
       const now = Date.now();
       for (const event of activeEvents(db)) {
-        if (autoInFlight.has(event.id) || timers.has(event.id)) continue;
-        // next_attempt_at NULL: an automatic attempt was cut off; it counts as failed and the schedule goes on.
+        if (othersInFlight(event.id) || timers.has(event.id)) continue;
+        // next_attempt_at NULL: an attempt (automatic or a redelivery) was cut off; it counts as failed and the schedule goes on.
         if (event.next_attempt_at === null) scheduleAfterFailure(event, now);
         arm(event.id);
       }

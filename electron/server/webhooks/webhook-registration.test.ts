@@ -21,6 +21,8 @@ const REFUSED: [string, RegExp][] = [
   ['http://127.0.0.1#@evil.com/', /fragment/],
   ['http://:@127.0.0.1/', /user name or password/],
   ['http://127.0.0.1:0/hook', /port 0/],
+  // Looks like this machine, but the trailing dot sends the name to DNS.
+  ['http://localhost.:9/hook', /not localhost\.; "localhost\." with a trailing dot is looked up through DNS, which may lead off this machine: write localhost or 127\.0\.0\.1$/],
 ];
 
 describe('PUT /local/v1/webhook', () => {

@@ -8,7 +8,7 @@ const webhookUrlProblem = (url: string, allowRemote: boolean) => {
 };
 
 describe('checkWebhookUrl: which URLs', () => {
-  it.each(['http://localhost:9/x', 'http://LOCALHOST.:9/x', 'http://127.0.0.2:9/x', 'https://[::1]:9/x', 'http://[::ffff:127.0.0.1]:9/x'])(
+  it.each(['http://localhost:9/x', 'http://127.0.0.2:9/x', 'https://[::1]:9/x', 'http://[::ffff:127.0.0.1]:9/x'])(
     'takes %s, which names this machine',
     (url) => expect(webhookUrlProblem(url, false)).toBeUndefined(),
   );
@@ -20,6 +20,18 @@ describe('checkWebhookUrl: which URLs', () => {
       expect(webhookUrlProblem(url, true)).toBeUndefined();
     },
   );
+
+  // `localhost.` looks like this machine, but the trailing dot sends the name to DNS: the answer says how to write it.
+  it.each(['http://localhost.:9/x', 'http://LOCALHOST.:9/x', 'http://localhost..:9/x'])('refuses %s without --allow-remote-webhooks, saying to write localhost', (url) => {
+    const host = new URL(url).hostname;
+    expect(webhookUrlProblem(url, false)).toBe(
+      `must point to this machine (localhost, 127.0.0.1 or [::1]), not ${host}; "${host}" with a trailing dot is looked up through DNS, which may lead off this machine: write localhost or 127.0.0.1`,
+    );
+    expect(webhookUrlProblem(url, true)).toBeUndefined();
+    expect(webhookSendRefusal(url, false)).toEqual({
+      reason: `the webhook URL ${url} names a host other than this machine (${host}); "${host}" with a trailing dot is looked up through DNS, which may lead off this machine: write localhost or 127.0.0.1`,
+    });
+  });
 
   // Each is sent to 127.0.0.1 by the WHATWG parser, but another parser (or a reader) would see evil.com.
   it.each([

@@ -3,7 +3,7 @@
  * The one check of a webhook URL, wherever it comes from (--webhook-url, PUT /local/v1/webhook) and again
  * before every attempt, so a URL stored by a start with --allow-remote-webhooks is not sent to by one without.
  */
-import { isLoopbackHost } from '../../../shared/loopback';
+import { isLoopbackHost, loopbackSpellingHint } from '../../../shared/loopback';
 
 /** Longest webhook URL taken, before and after normalisation. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -51,8 +51,9 @@ export function checkWebhookUrl(value: string, allowRemote: boolean): WebhookUrl
   if (url.port === '0') return refuse('must not name port 0');
   if (url.href.length > MAX_WEBHOOK_URL_LENGTH) return refuse(`must be at most ${MAX_WEBHOOK_URL_LENGTH} characters once normalised`);
   if (!allowRemote && !isLoopbackHost(url.hostname)) {
+    const hint = loopbackSpellingHint(url.hostname);
     return refuse(
-      `must point to this machine (localhost, 127.0.0.1 or [::1]), not ${url.hostname}; start the server with --allow-remote-webhooks to send elsewhere`,
+      `must point to this machine (localhost, 127.0.0.1 or [::1]), not ${url.hostname}; ${hint ?? 'start the server with --allow-remote-webhooks to send elsewhere'}`,
       true,
     );
   }
@@ -69,8 +70,10 @@ export function webhookSendRefusal(value: string, allowRemote: boolean): { reaso
   const checked = checkWebhookUrl(value, allowRemote);
   if (checked.ok) return { url: checked.url };
   if (checked.remote) {
+    const { hostname } = new URL(value);
     return {
-      reason: `the webhook URL ${value} names a host other than this machine (${new URL(value).hostname}); start the server with --allow-remote-webhooks to send there`,
+      reason: `the webhook URL ${value} names a host other than this machine (${hostname}); `
+        + `${loopbackSpellingHint(hostname) ?? 'start the server with --allow-remote-webhooks to send there'}`,
     };
   }
   return { reason: `the webhook URL ${JSON.stringify(value)} ${checked.problem}; register it again` };

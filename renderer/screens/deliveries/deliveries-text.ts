@@ -72,7 +72,7 @@ export const deliveriesText = {
       failure: 'Why it failed',
     },
     redeliver: 'Send again now',
-    redeliverHelp: 'Sends this event to the webhook address again, as a new try outside the automatic retries.',
+    redeliverHelp: 'Sends this event to the webhook address again now, as its next retry; once it gets through, no more retries are sent.',
     redelivered: (id: number) => `Sent again as delivery ${id}.`,
     redeliverFailed: 'It could not be sent again',
     localOnly: 'Sending again is available with the local server only.',
