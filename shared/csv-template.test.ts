@@ -16,10 +16,26 @@ describe('a first line that is a data row', () => {
   });
 
   it('says a single cell is no header row either, with the separators the template uses', () => {
-    const tabs = ['Doe\tJane\t123-45-6789\tE-1001\t2026-03-31\t150.00'];
-    expect(headerProblems('receipt', tabs)).toEqual([
+    expect(headerProblems('receipt', ['Doe Jane 123-45-6789'])).toEqual([
       "the first line is not the template's header row: it is a single cell that names no column of the Census or Receipt template (the template separates its columns with commas or semicolons)",
     ]);
+  });
+
+  it('says a header separated by tabs is, and what to save it as', () => {
+    const tabs = [CSV_COLUMNS.receipt.join('\t')];
+    expect(headerProblems('receipt', tabs)).toEqual([
+      "the first line is not the template's header row: its columns are separated by tabs, and the template separates them with commas or semicolons; save the file as CSV (comma-separated), for example as \"CSV UTF-8\" from a spreadsheet",
+    ]);
+  });
+
+  it('says lines that end with a CR alone are, never quoting the data they run into', () => {
+    // Read with LF and CRLF as line ends, such a file is one line: the header's last cell runs into the first row.
+    const oneLine = [...CSV_COLUMNS.receipt.slice(0, -1), `amount\r${DATA_ROW[0]}`, ...DATA_ROW.slice(1)];
+    const said = headerProblems('receipt', oneLine);
+    expect(said).toEqual([
+      "the file's lines end with a CR alone (as some older programs write them), so the whole file reads as one line: save it again with Windows (CRLF) or Unix (LF) line ends, for example as \"CSV UTF-8\" from a spreadsheet",
+    ]);
+    expect(said.join(' ')).not.toMatch(PERSONAL);
   });
 
   it('takes a header of labels written loosely for a header, naming what does not fit', () => {

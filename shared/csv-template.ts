@@ -38,12 +38,22 @@ const looseName = (name: string) => name.toLowerCase().replace(/[\s_.-]/g, '');
 const LOOSE_COLUMN_NAMES = new Set(RECORD_KINDS.flatMap((k) => CSV_COLUMNS[k].map(looseName)));
 
 /**
- * The whole-file problem of a first line none of whose cells names a column of any template, even loosely: it is not
- * a header row (most often the first data row of an export without one). Undefined for a line that names a column.
+ * The whole-file problem of a first line that is no header row: one that holds a lone CR (a file whose lines end with
+ * CR alone reads as one line, the whole file, its data cells included), or one none of whose cells names a column of
+ * any template, even loosely (most often the first data row of an export without one; a file separated by tabs reads
+ * as one cell). Said without the line's cells. Undefined for a line that names a column.
  */
 export function notAHeaderRow(header: readonly string[]): string | undefined {
+  if (header.some((h) => h.includes('\r'))) {
+    return "the file's lines end with a CR alone (as some older programs write them), so the whole file reads as one line: "
+      + 'save it again with Windows (CRLF) or Unix (LF) line ends, for example as "CSV UTF-8" from a spreadsheet';
+  }
   if (header.some((h) => LOOSE_COLUMN_NAMES.has(looseName(h)))) return undefined;
   const start = "the first line is not the template's header row";
+  if (header.length === 1 && header[0]!.includes('\t')) {
+    return `${start}: its columns are separated by tabs, and the template separates them with commas or semicolons; `
+      + 'save the file as CSV (comma-separated), for example as "CSV UTF-8" from a spreadsheet';
+  }
   if (header.length === 1) {
     return `${start}: it is a single cell that names no column of the ${TEMPLATE_NAMES} template (the template separates its columns with commas or semicolons)`;
   }

@@ -150,6 +150,14 @@ describe('readCsvRecords: whole-file problems', () => {
     expect(reason(await read(headerless.replaceAll(',', ';'), { headerOnly: true }))).toBe(said);
   });
 
+  it('refuses lines that end with a CR alone, and a file separated by tabs, naming what to save it as and quoting no data', async () => {
+    const crOnly = csvText('receipt', [receiptRow(1), receiptRow(2)]).replaceAll('\n', '\r');
+    expect(reason(await read(crOnly))).toMatch(/^the file's lines end with a CR alone .*: save it again with Windows \(CRLF\) or Unix \(LF\) line ends/);
+    const tabs = csvText('receipt', [receiptRow(1)]).replaceAll(',', '\t');
+    expect(reason(await read(tabs))).toMatch(/^the first line is not the template's header row: its columns are separated by tabs/);
+    for (const text of [crOnly, tabs]) expect(reason(await read(text))).not.toMatch(/\d{3}-\d{2}-\d{4}/);
+  });
+
   it('refuses a quoted field that is never closed, naming the line the record starts on', async () => {
     const text = `${RECEIPT_HEADER}\nDoe,Bob,123-45-6789,E2,2026-01-31,10\n"Doe,Bob,123-45-6789,E3,2026-01-31,10\n`;
     expect(reason(await read(text))).toBe('a quoted field in the record starting at line 3 is never closed');
