@@ -292,8 +292,12 @@ export { deliveryAttemptSchema };
  *   .processing is in the way); over once a file is claimed again.
  * - `queue-opened`: files wait to be uploaded to another service than the one uploads go to; over once the upload
  *   queue is opened again (for a service chosen in Settings), which then says which files still wait elsewhere.
+ * - `credentials-accepted`: files are held because the service does not accept the client ID and secret (a secret
+ *   changed at the service), or none are set; over once the service grants an upload address again.
  */
-export const NOTICE_ENDS = ['watching', 'scope-given', 'journal-written', 'queue-runs', 'files-claimed', 'queue-opened'] as const;
+export const NOTICE_ENDS = [
+  'watching', 'scope-given', 'journal-written', 'queue-runs', 'files-claimed', 'queue-opened', 'credentials-accepted',
+] as const;
 export type NoticeEnd = (typeof NOTICE_ENDS)[number];
 
 export const noticeSchema = z.object({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, UnexpectedResponseError } from './api-errors';
-import { signInFailureWords } from './failure-words';
+import { retriedNetworkWords, signInFailureWords } from './failure-words';
 
 const answer = (status: number, title: string, messages: string[], extra: { oauthError?: string; traceId?: string } = {}) =>
   new ApiError({ status, title, messages, request: 'POST /oauth/v1/access-token', ...extra });
@@ -35,5 +35,21 @@ describe('sign-in failures in words (connection tests, and batches that could no
     });
     expect(signInFailureWords(silent)).toBe('The sign-in went to the service at http://127.0.0.1:8, but no answer came back (no answer within 30 s). '
       + 'Try again; if it keeps happening, check the base URL with your service provider.');
+  });
+});
+
+describe('a request the upload queue tries again by itself, in words', () => {
+  it('says where it went and what to check, without the request line or an upload address, and no "try again"', () => {
+    const refused = new NetworkError('cannot reach PUT http://127.0.0.1:9/uploads/71449d58?signature=abc: connection refused', {
+      code: 'ECONNREFUSED', requestSent: false, reason: 'connection refused', address: 'http://127.0.0.1:9',
+    });
+    expect(retriedNetworkWords(refused, 'The upload')).toBe('Nothing answers at http://127.0.0.1:9 (connection refused). Check the base URL, and that the service is running');
+    const cut = new NetworkError('PUT http://127.0.0.1:9/uploads/71449d58: the connection broke (connection reset)', {
+      code: 'ECONNRESET', requestSent: true, reason: 'connection reset', address: 'http://127.0.0.1:9',
+    });
+    const words = retriedNetworkWords(cut, 'The upload');
+    expect(words).toBe('The upload went to the service at http://127.0.0.1:9, but no answer came back (connection reset). '
+      + 'Check the network connection; if it keeps happening, check the base URL with your service provider');
+    for (const said of [retriedNetworkWords(refused, 'The upload'), words]) expect(said).not.toMatch(/PUT|\/uploads|signature|try again/);
   });
 });

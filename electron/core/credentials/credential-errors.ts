@@ -56,7 +56,8 @@ export class MissingCredentialsError extends Error {
   override readonly name = 'MissingCredentialsError';
   constructor(
     readonly profile: string,
-    detail: string,
+    /** What is missing, without what to do ("No client id is set for the sandbox profile."). */
+    readonly detail: string,
   ) {
     // The desktop app and the command line share this message: the clerk's way first, the command line's after.
     super(

@@ -1,5 +1,7 @@
 /** Sorts the API client's errors into what the queue does next, and words them for the clerk. */
-import { AbortError, ApiError, FileChangedError, NetworkError } from '../api/api-errors';
+import { AbortError, ApiError, FileChangedError, isSignInFailure, NetworkError } from '../api/api-errors';
+import { clientRefusalWords, credentialsFixWords, isClientRefusal, retriedNetworkWords } from '../api/failure-words';
+import { MissingCredentialsError } from '../credentials/credential-errors';
 import { describeError } from '../../lib/fs-errors';
 
 export type Failure =
@@ -55,4 +57,32 @@ export function withTrace(reason: string, failure: Failure): string {
  */
 export function reasonOf(failure: Failure): string {
   return failure.kind === 'http' && failure.status >= 500 ? withTrace(said(failure), failure) : said(failure);
+}
+
+/**
+ * `lead` ("requesting an upload address failed"), then why: a request that got no answer in the clerk's words (where
+ * it went and what to check, never the request line, which for an upload is its pre-signed address), else what the
+ * service said (reasonOf).
+ */
+export function waitReason(lead: string, failure: Failure, error: unknown, what: string): string {
+  if (failure.kind === 'network' && error instanceof NetworkError) return `${lead}. ${retriedNetworkWords(error, what)}`;
+  return `${lead}: ${reasonOf(failure)}`;
+}
+
+/**
+ * Why nothing can be sent until the client's credentials are changed, in words with what to do, or undefined: the
+ * service refused the client ID and secret a token was asked with, or none are set. Trying again on a timer cannot
+ * end either. `client` is the queue's service (its environment and client ID), when it has one.
+ */
+export function credentialsProblem(error: unknown, client: { profile?: string; clientId?: string } | undefined): string | undefined {
+  let fact: string;
+  if (error instanceof MissingCredentialsError) {
+    fact = `${error.detail} No file is uploaded until a client ID and secret are set:`;
+  } else if (error instanceof ApiError && isSignInFailure(error) && isClientRefusal(error)) {
+    const which = client?.clientId ? `the client ID ${client.clientId} and its secret` : 'this client ID and secret';
+    fact = `${clientRefusalWords(error, which)} No file is uploaded until they are right:`;
+  } else {
+    return undefined;
+  }
+  return `${fact} ${credentialsFixWords(client?.profile ?? (error instanceof MissingCredentialsError ? error.profile : undefined))}`;
 }

@@ -1,11 +1,13 @@
 /** granting -> uploading: one handshake POST for every file ready together (up to 100). */
 import type { FileMetadata, FileTypeCode } from '../../../shared';
-import { classify, reasonOf, said } from './failures';
+import type { NoticeEnd } from '../../../shared/bridge';
+import { classify, credentialsProblem, reasonOf, said, waitReason } from './failures';
 import { FRESH_GRANT_MIN_MS, grantExpiry, grantUsable, unusableGrantReason } from './grant-life';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
 import { printableName } from '../../lib/printable-name';
 import { LastingError } from '../notices/lasting-error';
+import { isSignInFailure } from '../api/api-errors';
 
 /** The scope the handshake POST needs (docs/service-decisions.md §5). */
 export const HANDSHAKE_SCOPE = 'submissions:write';
@@ -27,6 +29,23 @@ function onDuplicate(core: QueueCore, job: Job, reason: string): void {
     return;
   }
   core.write(job.id, { state: 'duplicate', lastError: reason, attempts: 0 });
+}
+
+/**
+ * Holds `jobs` for a problem only the clerk (or the service's administrator) can end: they stay in place with no next
+ * try promised and no try counted, until Retry now, a handshake that goes through (upload-queue.ts frees them then),
+ * a change of the client's credentials (the session frees them: UploadQueue.retryHeld) or the next start. Retrying
+ * on a timer cannot end such a problem, and would only look like a slow network. Without the answer's trace id: the
+ * words are the same at every try and for every file, so they are said once, in a notice that lasts until `until`.
+ */
+function hold(core: QueueCore, jobs: Job[], reason: string, until: NoticeEnd): void {
+  core.logger.error(reason);
+  core.atomically(() => {
+    for (const each of jobs) {
+      core.write(each.id, { state: 'waiting', resumeState: 'granting', nextAttemptAt: null, heldFor: reason, lastError: reason });
+    }
+  });
+  core.emit('error', new LastingError(reason, until));
 }
 
 /**
@@ -59,8 +78,15 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boole
     return true;
   } catch (error) {
     if (core.signal.aborted) return false;
+    // The service does not accept the client ID and secret (a rotated secret), or none are set: only new ones help.
+    const credentials = credentialsProblem(error, core.service);
+    if (credentials !== undefined) {
+      hold(core, jobs, credentials, 'credentials-accepted');
+      return false;
+    }
     const failure = classify(error);
-    const refused = failure.kind === 'http' && (failure.status === 400 || failure.status === 422);
+    // A 400 or 422 of the handshake itself refuses an item; one of the token request it made first refuses no file.
+    const refused = failure.kind === 'http' && (failure.status === 400 || failure.status === 422) && !isSignInFailure(error);
     if (refused && jobs.length > 1) {
       // One item spoils the whole request: ask again one by one to learn which (never parse the server's wording).
       let granted = false;
@@ -68,20 +94,10 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boole
       return granted;
     }
     if (failure.kind === 'http' && failure.status === 403) {
-      // A token without the scope is a configuration problem: retrying on a timer cannot fix it. Hold the files
-      // (they stay in place, with no next try promised) until the clerk presses Retry now, a handshake goes through
-      // (upload-queue.ts frees them then) or the next start. The API client asks for a new token after a 403, so the
+      // A token without the scope is a configuration problem. The API client asks for a new token after a 403, so the
       // next try sees a scope given meanwhile. The command line has no Retry now: there it is run again.
-      // Without the answer's trace id: the words are the same at every try and for every file, so they are said once.
-      const reason = `the client is not allowed to upload files: it lacks the scope ${HANDSHAKE_SCOPE} (the service said: ${said(failure)}); `
-        + `give the client ${HANDSHAKE_SCOPE} at the service, then press Retry now, or run the uploader again on the command line`;
-      core.logger.error(reason);
-      core.atomically(() => {
-        for (const each of jobs) {
-          core.write(each.id, { state: 'waiting', resumeState: 'granting', nextAttemptAt: null, heldFor: reason, lastError: reason });
-        }
-      });
-      core.emit('error', new LastingError(reason, 'scope-given'));
+      hold(core, jobs, `the client is not allowed to upload files: it lacks the scope ${HANDSHAKE_SCOPE} (the service said: ${said(failure)}); `
+        + `give the client ${HANDSHAKE_SCOPE} at the service, then press Retry now, or run the uploader again on the command line`, 'scope-given');
       return false;
     }
     const [job] = jobs;
@@ -93,7 +109,7 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boole
     }
     const minDelay = failure.kind === 'http' ? failure.retryAfterMs ?? 0 : 0;
     core.atomically(() => {
-      for (const each of jobs) core.wait(each, 'granting', `requesting an upload address failed: ${reasonOf(failure)}`, minDelay);
+      for (const each of jobs) core.wait(each, 'granting', waitReason('requesting an upload address failed', failure, error, 'The request for an upload address'), minDelay);
     });
     return false;
   }

@@ -116,6 +116,11 @@ export type UploadQueue = {
    * undefined when it is not waiting.
    */
   retryNow(id: number): Job | undefined;
+  /**
+   * The credentials of this queue's client changed (saved in Settings): the files held until the clerk acts are tried
+   * again now, so a file held because the service refused the old ones (or there were none) goes on by itself.
+   */
+  retryHeld(): void;
   on: TypedEmitter<QueueEvents>['on'];
   off: TypedEmitter<QueueEvents>['off'];
 };
@@ -150,8 +155,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const journal = openJournal(options.dataDir);
   const emitter = createTypedEmitter<QueueEvents>((error) => logger.error(`A queue event listener threw: ${describeError(error)}`));
   const abort = new AbortController();
-  /** The lasting problems said (LastingError) and not over yet: each is said to be over once, when it is. */
-  const lasting = new Set<NoticeEnd>();
+  /**
+   * The lasting problems said (LastingError) and not over yet: each is said to be over once, when it is. Opened again
+   * within the run, the queue before this one may have said that files are held (for a scope, for credentials: the
+   * new credentials may be why it was replaced); the held files are free again here, and it is this queue's handshake
+   * that shows the problem over.
+   */
+  const lasting = new Set<NoticeEnd>(options.reopened ? ['scope-given', 'credentials-accepted'] : []);
   const emit = <K extends keyof QueueEvents>(event: K, payload: QueueEvents[K]): void => {
     if (payload instanceof LastingError) lasting.add(payload.until);
     emitter.emit(event, payload);
@@ -395,10 +405,11 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
           })
           .then((granted) => {
             if (!granted || closed) return;
-            // The client may upload files: a notice that files are held for the scope is over, whichever way they
-            // were freed (Retry now, this handshake).
+            // The service took the client's credentials and the client may upload files: a notice that files are
+            // held for either is over, whichever way they were freed (Retry now, new credentials, this handshake).
             over('scope-given');
-            freeHeld();
+            over('credentials-accepted');
+            freeHeld('the service took a handshake');
           })
           .finally(() => {
             handshake = undefined;
@@ -427,18 +438,20 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   };
 
   /**
-   * A handshake went through: the client may upload files, so the jobs held for a missing scope (grant-step.ts) are
-   * tried again now. Otherwise they would wait for a Retry now each, or the next start, for a cause that is gone.
+   * The jobs held until the clerk acts (grant-step.ts: a missing scope, credentials the service refused or none) are
+   * tried again now, since what held them may be gone (`why`): a handshake went through, or the credentials changed.
+   * Otherwise they would wait for a Retry now each, or the next start. Held again if the cause is still there.
    */
-  const freeHeld = (): void => {
+  const freeHeld = (why: string): void => {
     const held = liveMine().filter((job) => job.heldFor !== undefined);
     if (held.length === 0) return;
-    logger.info(`the service took a handshake: ${held.length} file(s) held for a missing scope are tried again`);
+    logger.info(`${why}: ${held.length} held file(s) are tried again`);
     try {
       core.atomically(() => held.forEach((job) => core.write(job.id, { heldFor: null, attempts: 0, nextAttemptAt: now() })));
+      schedulePump();
     } catch (error) {
       // The journal cannot be written (a full disk): they stay held, and Retry now or the next start frees them.
-      const message = `The files held for a missing scope could not be freed: the upload journal could not be written: ${describeError(error)}`;
+      const message = `The held files could not be tried again: the upload journal could not be written: ${describeError(error)}`;
       logger.error(message);
       emitter.emit('error', new Error(message, { cause: error }));
     }
@@ -649,6 +662,10 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const updated = core.write(id, { nextAttemptAt: now(), ...(givenUp(job) ? { attempts: 0, heldFor: null } : {}) });
       schedulePump();
       return updated;
+    },
+    retryHeld() {
+      if (!running || closed) return;
+      freeHeld('the client\'s credentials changed');
     },
     on: emitter.on,
     off: emitter.off,

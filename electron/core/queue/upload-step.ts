@@ -1,6 +1,6 @@
 /** uploading -> uploaded: the streamed PUT to the pre-signed address, and what each answer means. */
 import { stat } from 'node:fs/promises';
-import { classify, reasonOf } from './failures';
+import { classify, reasonOf, waitReason } from './failures';
 import { isGone } from '../../lib/fs-errors';
 import { grantUsable } from './grant-life';
 import type { Job } from './job-types';
@@ -78,6 +78,6 @@ export async function uploadJob(core: QueueCore, start: Job): Promise<void> {
     }
     if (await fileIsGone(job.path)) return void core.disappeared(job);
     const minDelay = failure.kind === 'http' ? failure.retryAfterMs ?? 0 : 0;
-    core.wait(job, 'uploading', `the upload failed: ${reasonOf(failure)}`, minDelay);
+    core.wait(job, 'uploading', waitReason('the upload failed', failure, error, 'The upload'), minDelay);
   }
 }

@@ -419,6 +419,8 @@ export function createSession(options: SessionOptions): Session {
     changed: (profile) => {
       // Their tokens are the old credentials': requests under way finish, the next ones ask anew. Other profiles' go on.
       retireClients((kept) => kept.profile === profile);
+      // Files held because the service refused the old credentials (or there were none) are tried with the new ones.
+      if (uploaderTarget?.profile === profile) uploader?.queue.retryHeld();
       // Another client id is another account at the service: the pipeline follows it (see credentialsOf).
       retarget();
     },
