@@ -90,6 +90,36 @@ describe('App', () => {
     expect(await screen.findByRole('navigation', { name: 'Screens' })).toBeTruthy();
   });
 
+  it('gives the focus to the Queue\'s content when the set-up is put off from the keyboard, not to the page', async () => {
+    renderApp(createMemoryBridge());
+    const user = userEvent.setup();
+    (await screen.findByRole('button', { name: 'Set up later' })).focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Queue', level: 2 })).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
+    expect(screen.getByRole('main').contains(screen.getByRole('heading', { name: 'Queue', level: 2 }))).toBe(true);
+  });
+
+  it('gives the focus to the Queue\'s content when the set-up ends with Start watching this folder, not to the page', async () => {
+    const bridge = createMemoryBridge();
+    renderApp(bridge);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: /^Sandbox/ }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.type(await screen.findByLabelText('Base URL'), 'https://sandbox.payroll.example');
+    await user.type(screen.getByLabelText('Client ID'), 'clerk-app');
+    await user.type(screen.getByLabelText('Client secret'), 'right-secret');
+    await user.click(screen.getByRole('button', { name: 'Save and test connection' }));
+    expect(await screen.findByText(/Connected in 12 ms/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Watched folder' }), '/srv/payroll/exports');
+    screen.getByRole('button', { name: 'Start watching this folder' }).focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Queue', level: 2 })).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
+    expect(bridge.state.folder).toEqual({ folder: '/srv/payroll/exports', state: 'watching' });
+  });
+
   it('shows the core\'s notices until dismissed', async () => {
     const bridge = configured();
     renderApp(bridge);

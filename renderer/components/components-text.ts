@@ -49,6 +49,11 @@ export const componentsText = {
       internal: 'The app ran into a problem. Try again; if it keeps happening, tell your IT contact.',
     } as Partial<Record<string, string>>,
   },
+  /** The eye button of a secret field, named after what a press does now. */
+  secret: {
+    show: 'Show secret',
+    hide: 'Hide secret',
+  },
   outcome: {
     uploaded: 'Uploaded',
     rejected: 'Refused',

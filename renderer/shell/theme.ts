@@ -1,6 +1,7 @@
 /** The look: Mantine's theme with colours dark enough for WCAG AA contrast (4.5:1) in both schemes. */
 import { createTheme, darken, type CSSVariablesResolver } from '@mantine/core';
 import { BusyAwareButton } from '../components/busy-button';
+import { SecretToggleIcon } from '../components/secret-toggle';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -20,6 +21,15 @@ export const theme = createTheme({
     // keyboard focus to the page. Every Button is drawn by BusyAwareButton instead, which stays focusable while busy
     // (aria-busy, aria-disabled, a press ignored); `component="a"` and the like still choose their own element.
     Button: { defaultProps: { component: BusyAwareButton } },
+    // A secret field's eye button is reached by Tab and named by its icon after what a press does now ("Show secret",
+    // "Hide secret"): Mantine's tabindex -1, fixed name and pressed state are left out (secret-toggle.tsx).
+    PasswordInput: {
+      defaultProps: {
+        visibilityToggleFocusable: true,
+        visibilityToggleIcon: SecretToggleIcon,
+        visibilityToggleButtonProps: { 'aria-label': undefined, 'aria-pressed': undefined },
+      },
+    },
   },
 });
 

@@ -59,6 +59,16 @@ describe('DeliveriesScreen', () => {
     expect(cells(rowOf(3)).slice(1, 5)).toEqual(['Import refusedmsg_second', 'New', 'Failed', 'No answer']);
   });
 
+  it('says what the attempt count counts as the table shows it: a first try 0, a retry counting itself', async () => {
+    renderScreen(<DeliveriesScreen />, auditBridge(failedThenRetried).bridge);
+    await screen.findByRole('table', { name: 'Delivery tries, newest first' });
+    // Delivery 2 is the event's first retry, and its count is 1: one retry so far, this one.
+    expect(cells(rowOf(2))[6]).toBe('1');
+    expect(screen.getByText(/^Attempt count:/).textContent).toBe(
+      'Attempt count: 0 for the first try; for a retry, how many retries have been made so far, this one included (1 to 5). '
+      + 'Times are in your local time.');
+  });
+
   it('asks the service with the chosen filters', async () => {
     const { bridge } = auditBridge(failedThenRetried);
     renderScreen(<DeliveriesScreen />, bridge);

@@ -36,7 +36,8 @@ export const deliveriesText = {
     actions: 'Actions',
     details: 'Details',
     detailsOf: (id: number) => `Details of delivery ${id}`,
-    legend: 'Attempt count: how many retries came before this try (0 for the first try). Times are in your local time.',
+    // A retry's count includes itself (the service's attemptCount): the first retry of an event is 1, not 0.
+    legend: 'Attempt count: 0 for the first try; for a retry, how many retries have been made so far, this one included (1 to 5). Times are in your local time.',
   },
   status: { 1: 'Waiting for an answer', 2: 'Delivered', 3: 'Failed' } as Record<number, string>,
   type: { 1: 'New', 2: 'Retry' } as Record<number, string>,

@@ -4,11 +4,28 @@ import { deliveriesText } from './deliveries-text';
 
 const t = deliveriesText;
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const clockFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
-/** `createdAt` is UTC without a zone designator (`2026-03-31T12:00:00`); shown in the clerk's own time. */
+/** `createdAt` is UTC without a zone designator (`2026-03-31T12:00:00`); NaN when it is not a time. */
+function parseCreatedAt(createdAt: string): number {
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(createdAt) ? createdAt : `${createdAt}Z`);
+}
+
+/** The time of a try in the clerk's own time. */
 export function deliveryTime(createdAt: string): string {
-  const at = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(createdAt) ? createdAt : `${createdAt}Z`);
+  const at = parseCreatedAt(createdAt);
   return Number.isNaN(at) ? createdAt : timeFormat.format(at);
+}
+
+/**
+ * The same time in two parts, the day and the time of day, for the table to put on a line each: left to wrap where it
+ * fits, a narrow column broke "Nov 24, 2026, 1:23:40 PM" over four or five lines. Null when it is not a time.
+ */
+export function deliveryDayAndTime(createdAt: string): { day: string; time: string; iso: string } | null {
+  const at = parseCreatedAt(createdAt);
+  if (Number.isNaN(at)) return null;
+  return { day: dayFormat.format(at), time: clockFormat.format(at), iso: new Date(at).toISOString() };
 }
 
 export function httpCodeText(d: Pick<DeliveryAttempt, 'status' | 'httpStatusCode'>): string {

@@ -1,54 +1,79 @@
-/** The delivery attempts, newest first, one row each. */
+/**
+ * The delivery attempts, newest first, one row each. The table fits the width it has down to a window of 900 px with
+ * the navigation beside it (app.css, `.delivery-table`): each time on two lines (its day, its time), an event id that
+ * breaks where it must, and in a narrow place the Type and Duration columns left out (a retry's attempt count is not 0,
+ * and both are in the row's Details), so every row's Details button is in sight without scrolling sideways.
+ */
 import { Button, Table, Text } from '@mantine/core';
 import type { DeliveryAttempt } from '../../../shared';
 import { deliveriesText } from './deliveries-text';
-import { deliveryTime, durationText, eventText, httpCodeText } from './delivery-format';
+import { deliveryDayAndTime, durationText, eventText, httpCodeText } from './delivery-format';
 import { DeliveryStatusBadge } from './delivery-status-badge';
 import { ScrollTable } from '../../components/scroll-table';
 
 const t = deliveriesText.table;
 
+function TimeCell({ createdAt }: { createdAt: string }) {
+  const at = deliveryDayAndTime(createdAt);
+  if (!at) return <Table.Td>{createdAt}</Table.Td>;
+  // A space between the parts, for what reads the cell as text (a screen reader, a copy).
+  return (
+    <Table.Td className="delivery-time">
+      <time dateTime={at.iso}><span>{at.day}</span> <span>{at.time}</span></time>
+    </Table.Td>
+  );
+}
+
+/** A column's heading, a word a line ("HTTP / code"): the columns below are narrow, and a heading sets no width. */
+function Head({ label, optional = false }: { label: string; optional?: boolean }) {
+  return <Table.Th scope="col" className={optional ? 'delivery-optional' : undefined}><span className="delivery-head">{label}</span></Table.Th>;
+}
+
 export function DeliveryTable({ items, onDetails }: { items: DeliveryAttempt[]; onDetails: (id: number) => void }) {
   return (
     <>
-      <ScrollTable label={t.caption} minWidth={860}>
-        <Table striped highlightOnHover withTableBorder captionSide="top" verticalSpacing="xs">
-          <Table.Caption>{t.caption}</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t.id}</Table.Th>
-              <Table.Th scope="col">{t.time}</Table.Th>
-              <Table.Th scope="col">{t.event}</Table.Th>
-              <Table.Th scope="col">{t.type}</Table.Th>
-              <Table.Th scope="col">{t.status}</Table.Th>
-              <Table.Th scope="col">{t.httpCode}</Table.Th>
-              <Table.Th scope="col">{t.duration}</Table.Th>
-              <Table.Th scope="col">{t.attemptCount}</Table.Th>
-              <Table.Th scope="col">{t.actions}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Th scope="row">{d.id}</Table.Th>
-                <Table.Td>{deliveryTime(d.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{eventText(d.eventType)}</Text>
-                  <Text size="xs" c="dimmed" ff="monospace">{d.eventId}</Text>
-                </Table.Td>
-                <Table.Td>{deliveriesText.type[d.type] ?? d.type}</Table.Td>
-                <Table.Td><DeliveryStatusBadge status={d.status} /></Table.Td>
-                <Table.Td>{httpCodeText(d)}</Table.Td>
-                <Table.Td>{durationText(d)}</Table.Td>
-                <Table.Td>{d.attemptCount}</Table.Td>
-                <Table.Td>
-                  <Button size="compact-sm" variant="light" aria-label={t.detailsOf(d.id)} onClick={() => onDetails(d.id)}>{t.details}</Button>
-                </Table.Td>
+      <div className="delivery-table">
+        {/* With less room than the table needs at its narrowest (a window just too wide to fold the navigation away),
+            it scrolls inside its own region. */}
+        <ScrollTable label={t.caption} minWidth={0}>
+          <Table striped highlightOnHover withTableBorder captionSide="top" verticalSpacing="xs">
+            <Table.Caption>{t.caption}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Head label={t.id} />
+                <Head label={t.time} />
+                <Head label={t.event} />
+                <Head label={t.type} optional />
+                <Head label={t.status} />
+                <Head label={t.httpCode} />
+                <Head label={t.duration} optional />
+                <Head label={t.attemptCount} />
+                <Head label={t.actions} />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollTable>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((d) => (
+                <Table.Tr key={d.id}>
+                  <Table.Th scope="row">{d.id}</Table.Th>
+                  <TimeCell createdAt={d.createdAt} />
+                  <Table.Td>
+                    <Text size="sm">{eventText(d.eventType)}</Text>
+                    <Text size="xs" c="dimmed" ff="monospace" className="delivery-event-id">{d.eventId}</Text>
+                  </Table.Td>
+                  <Table.Td className="delivery-optional">{deliveriesText.type[d.type] ?? d.type}</Table.Td>
+                  <Table.Td><DeliveryStatusBadge status={d.status} /></Table.Td>
+                  <Table.Td>{httpCodeText(d)}</Table.Td>
+                  <Table.Td className="delivery-optional">{durationText(d)}</Table.Td>
+                  <Table.Td>{d.attemptCount}</Table.Td>
+                  <Table.Td>
+                    <Button size="compact-sm" variant="light" aria-label={t.detailsOf(d.id)} onClick={() => onDetails(d.id)}>{t.details}</Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollTable>
+      </div>
       <Text size="sm" c="dimmed">{t.legend}</Text>
     </>
   );

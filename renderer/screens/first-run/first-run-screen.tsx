@@ -87,7 +87,9 @@ export function FirstRunScreen() {
   };
 
   return (
-    <Container size="sm" py="xl" component="main" id="main">
+    // Focusable by script, as the screens' content is: a control of the set-up that goes or is disabled while it has
+    // the focus hands it to the set-up's content rather than to the page (focus-fallback.ts).
+    <Container size="sm" py="xl" component="main" id="main" tabIndex={-1}>
       <Stack gap="lg">
         <div>
           <Title order={1} mb={4}>{t.title}</Title>

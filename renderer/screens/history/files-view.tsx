@@ -102,7 +102,8 @@ export function FilesView() {
       <Paper withBorder style={{ display: total > 0 ? undefined : 'none' }}>
         {/* A focused row that scrolls out of the rendered window gives the focus to the table, not to the page. */}
         <div role="table" aria-label={t.tableLabel} aria-rowcount={total + 1} {...FOCUS_FALLBACK}>
-          <div role="rowgroup">
+          {/* The headings stay in sight below the app's header while the rows scroll by (app.css). */}
+          <div role="rowgroup" className="history-head-group">
             <div role="row" aria-rowindex={1} className="history-row history-head">
               <div role="columnheader">{t.columns.name}</div>
               <div role="columnheader">{t.columns.outcome}</div>

@@ -135,8 +135,7 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected,
         <TextInput id={`${id}-client-id`} label={t.clientId} autoComplete="off" {...register('clientId')}
           error={formState.errors.clientId?.message} />
         <PasswordInput id={`${id}-client-secret`} label={t.clientSecret} description={secretHelp} autoComplete="new-password"
-          {...register('clientSecret')} error={formState.errors.clientSecret?.message}
-          visibilityToggleButtonProps={{ 'aria-label': t.secretToggle }} />
+          {...register('clientSecret')} error={formState.errors.clientSecret?.message} />
         {stored?.keychainProblem && <Alert color="red" title={t.keychainProblem}>{stored.keychainProblem}</Alert>}
         <Group gap="xs">
           <Button type="submit" loading={formState.isSubmitting || (mode === 'first-run' && testing.isPending)}>

@@ -36,6 +36,28 @@ describe('SettingsScreen', () => {
     expect(document.body.innerHTML).not.toContain('right-secret');
   });
 
+  it('reaches the secret\'s Show secret button by Tab, and shows and hides the typed secret with it', async () => {
+    renderScreen(<SettingsScreen />, createMemoryBridge());
+    const profile = await form('Local test server');
+    const user = userEvent.setup();
+    const secret = within(profile).getByLabelText<HTMLInputElement>('Client secret');
+    await user.type(secret, 'typed-secret');
+    expect(secret.type).toBe('password');
+    await user.tab();
+    const toggle = within(profile).getByRole('button', { name: 'Show secret' });
+    expect(document.activeElement).toBe(toggle);
+    await user.keyboard('{Enter}');
+    expect(secret.type).toBe('text');
+    expect(document.activeElement).toBe(within(profile).getByRole('button', { name: 'Hide secret' }));
+    await user.keyboard(' ');
+    expect(secret.type).toBe('password');
+    expect(within(profile).getByRole('button', { name: 'Show secret' })).toBe(toggle);
+    // Shift+Tab goes back to the field, with what was typed still there.
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(secret);
+    expect(secret.value).toBe('typed-secret');
+  });
+
   it('saves credentials to the keychain and tests the connection', async () => {
     const bridge = createMemoryBridge();
     renderScreen(<SettingsScreen />, bridge);

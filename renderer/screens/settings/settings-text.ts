@@ -43,7 +43,6 @@ export const settingsText = {
     secretStored: 'A secret is stored in the system keychain. It is never shown; type a new one only to replace it.',
     secretFromEnvironment: 'The secret comes from an environment variable set for this computer.',
     secretNone: 'No secret stored yet.',
-    secretToggle: 'Show or hide the secret you are typing',
     secretNeeded: 'Type the client secret that goes with this client ID.',
     clientIdNeeded: 'Type the client ID that goes with this secret.',
     save: 'Save',
