@@ -41,8 +41,10 @@ export const componentsText = {
   },
   errors: {
     title: 'Something went wrong',
+    // No hint for network_error: the core says what to do in its words, whose remedy depends on the cause ("Nothing
+    // answers at …: check the base URL, and that the service is running"), and a general "check the network
+    // connection" beside them sent the clerk the wrong way.
     hints: {
-      network_error: 'The service cannot be reached. Check the network connection, then try again.',
       not_configured: 'This environment is not set up yet: add its address and credentials in Settings.',
       keychain_unavailable: 'The system keychain cannot be used, so credentials cannot be saved or read.',
       unauthorized: 'The app refused the request. Close the app and open it again.',

@@ -32,7 +32,10 @@ export function useRedeliver() {
   });
 }
 
-/** Redelivery is a local server feature: offered only while the Local environment is the active one. */
+/**
+ * Redelivery is a local test server feature: offered while the Local test server environment is the active one,
+ * whichever local server it names (the one built into the app, or one run on its own): the core asks that server.
+ */
 export function useIsLocalMode(): boolean {
   const settings = useBridgeQuery('settings.get', {});
   return settings.data?.settings.activeProfile === 'local';

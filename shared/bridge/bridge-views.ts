@@ -233,6 +233,12 @@ export const folderStateSchema = z.object({
    * which alone knows where uploads go, so the screens name the reason rather than a bare "Not watching".
    */
   noService: z.object({ profile: profileNameViewSchema, reason: z.enum(NO_SERVICE_REASONS) }).optional(),
+  /**
+   * While watching: how many files found in the folder could not be taken up (claimed into `.processing/`, or
+   * journaled) and wait there, as a notice says why. Absent when none waits. They are not in the queue (no job), so
+   * without it an empty queue would read as every file dealt with.
+   */
+  untaken: z.number().int().min(1).optional(),
 });
 export type FolderState = z.infer<typeof folderStateSchema>;
 

@@ -54,6 +54,11 @@ export type ApiClient = {
   getDelivery(id: number): Promise<DeliveryAttempt>;
   /** GET /local/v1/imports/:id (local server only). */
   getImport(id: string): Promise<ImportResult>;
+  /**
+   * POST /local/v1/deliveries/:id/redeliver (local server only): the new attempt. Sent once: the clerk asked for it,
+   * and the server's 429 (asked again too soon) is said, not waited out and sent again.
+   */
+  redeliver(id: number): Promise<DeliveryAttempt>;
   /** Retires the client: idle connections close now, requests under way finish first (Transport.close). */
   close(): void;
 };
@@ -71,6 +76,8 @@ type Call<S extends z.ZodType> = {
   schema: S;
   /** Stops the request and its retries (the uploader is stopping). */
   signal?: AbortSignal;
+  /** Sent once, whatever the answer: no retries (a 401's renewed token aside, which the service refused unread). */
+  once?: true;
 };
 
 function checkRetry(retry: RetryOptions): RetryOptions {
@@ -129,7 +136,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
     let renewed = false;
     try {
-      return await withRetries(request, spec.mode, retry, log, async () => {
+      return await withRetries(request, spec.mode, spec.once ? { ...retry, retries: 0 } : retry, log, async () => {
         let token = await tokenOnce();
         const fresh = spec.mode === 'unsafe';
         let res = await send(spec.method, url, headers(token), body, fresh, spec.signal);
@@ -197,6 +204,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     getImport: (id) =>
       call({ method: 'GET', path: `/local/v1/imports/${encodeURIComponent(id)}`, mode: 'safe', expect: 200, schema: importResultSchema }),
+
+    redeliver: (id) =>
+      call({
+        method: 'POST', path: `/local/v1/deliveries/${encodeURIComponent(String(id))}/redeliver`, mode: 'unsafe', once: true,
+        expect: 202, schema: deliveryAttemptSchema,
+      }),
 
     close: () => transport.close(),
   };

@@ -152,19 +152,7 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
 
     'deliveries.list': async (filter) => ({ items: await session.listDeliveries(filter) }),
     'deliveries.get': ({ id }) => session.getDelivery(id),
-    'deliveries.redeliver': ({ id }) => {
-      const server = session.localServer.running();
-      const client = session.localServer.client();
-      if (!server || !client || session.profile() !== 'local') {
-        throw new UnsupportedError('Redelivery is a feature of the local server: start it and use the Local profile');
-      }
-      const redelivery = server.ctx.deliveries.redeliver(client.clientId, id);
-      if ('attempt' in redelivery) return redelivery.attempt;
-      if (redelivery.refused === 'no-webhook') {
-        throw new ConflictError('No webhook address is registered, so there is nowhere to send this event again. Register one on the Local server screen first.');
-      }
-      throw new BridgeError({ name: 'NotFoundError', code: 'not_found', message: `There is no delivery attempt ${id}` });
-    },
+    'deliveries.redeliver': ({ id }) => session.redeliver(id),
 
     'notices.list': () => session.notices.list(),
     'notices.dismiss': ({ run, id }) => ({ dismissed: session.notices.dismiss(run, id) }),

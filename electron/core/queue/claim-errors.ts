@@ -28,9 +28,11 @@ export function claimProblem(folder: string, error: unknown): string {
         + `the folder's ${CLAIMS_FOLDER} folder before reading it. Export to a folder it can write in`;
     case 'ENOTDIR': {
       // The path that should be a folder is the one above what the call was about (`.processing` for a mkdir of
-      // `.processing/<owner>`).
+      // `.processing/<owner>`). When that is the watched folder itself (a mkdir of `.processing` in it), the watched
+      // path is no folder: a file, or a path through one; no `.processing` file is to blame.
       const at = errorPath(error);
-      const blocker = at ? relative(folder, dirname(at)) || CLAIMS_FOLDER : CLAIMS_FOLDER;
+      const blocker = at === undefined ? CLAIMS_FOLDER : relative(folder, dirname(at));
+      if (blocker === '') return `the watched folder ${where} is not a folder (a file has that name): choose the folder the exports are saved in`;
       return `a file named ${printableText(blocker)} is in the folder ${where}, where the uploader keeps the files it is `
         + 'working on in a folder of that name: remove or rename that file';
     }

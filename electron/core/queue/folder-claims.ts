@@ -59,6 +59,8 @@ const writeRecord = async (claimed: string, record: ClaimRecord): Promise<void> 
   });
   await writeFile(recordOf(claimed), `${JSON.stringify(record)}\n`);
 };
+/** Whether `path` is a folder now (through links, as the watcher sees it). */
+const isFolder = (path: string): Promise<boolean> => stat(path).then((info) => info.isDirectory(), () => false);
 const sameService = (a: ClaimService, b: ClaimService) => a.baseUrl === b.baseUrl && (a.clientId ?? '') === (b.clientId ?? '');
 /** A service as the clerk reads it: its address and client. */
 const serviceWords = (s: ClaimService) => `${s.baseUrl}${s.clientId ? ` as client ${s.clientId}` : ' (no client id)'}`;
@@ -136,12 +138,14 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
     return dir;
   };
   /**
-   * True once the claim folder is there; false while the watched folder is missing, or this user may not list it (the
-   * watcher says that once, in words a clerk can act on, and waits for it: the heartbeat makes the claim folder then).
+   * True once the claim folder is there; false while the watched folder is missing, is no folder (a file's path typed
+   * for it), or this user may not list it (the watcher says that once, in words a clerk can act on, and waits for it:
+   * the heartbeat makes the claim folder then). A file named `.processing` in the folder is the claims' own problem.
    */
   const claimDirIn = (folder: string): Promise<boolean> =>
     makeClaimDir(folder).then(() => true, async (error: unknown) => {
       if (errorCode(error) === 'ENOENT') return false;
+      if (errorCode(error) === 'ENOTDIR' && !(await isFolder(folder))) return false;
       if (isDenied(error) && await listingDenied(folder) !== undefined) return false;
       throw error;
     });

@@ -32,7 +32,8 @@ import { createNoticeBoard, type LastingNotice, type NoticeBoard } from '../noti
 import type { SettingsStore } from '../settings';
 import { createCredentialsPart, type CredentialsPart } from './credentials-part';
 import { createLocalServerPart, pointsAtAppServer, type AppClient } from './local-server-part';
-import { ConflictError, NotConfiguredError, NotFoundError, UploadsStoppedError, lockLostMessage } from './session-errors';
+import { deliveriesFailure, redeliveryFailure, type RedeliveryServer } from './delivery-failures';
+import { ConflictError, NotConfiguredError, NotFoundError, UnsupportedError, UploadsStoppedError, lockLostMessage } from './session-errors';
 import { openUploaderPart, type UploaderEvents, type UploaderPart } from './uploader-part';
 import { createWatchPart } from './watch-part';
 import { UnreadableFolderError } from '../watcher';
@@ -115,6 +116,12 @@ export type Session = {
   listDeliveries(filter?: DeliveriesFilter): Promise<DeliveryAttempt[]>;
   /** NotFoundError when the service has no attempt of that number for the client (its 404). */
   getDelivery(id: number): Promise<DeliveryAttempt>;
+  /**
+   * Sends delivery `id`'s event again now (the local test server's redelivery), through whatever local server the
+   * Local test server environment names: the one built into the app or one run on its own. UnsupportedError while
+   * another environment is active; the server's refusals in words (NotFoundError, ConflictError).
+   */
+  redeliver(id: number): Promise<DeliveryAttempt>;
   /**
    * The processing result of an import once processing has ended (PROCESSED or REJECTED), polling every second for up
    * to `waitMs`; undefined if it is still queued then. Local server only (`/local/v1/imports/{id}`).
@@ -299,10 +306,13 @@ export function createSession(options: SessionOptions): Session {
     else if (name === 'presence') {
       const { folder, present, unreadable } = payload as UploaderEvents['presence'];
       watch.presence(folder, present, unreadable);
+    } else if (name === 'waiting') {
+      const { folder, count } = payload as UploaderEvents['waiting'];
+      watch.waiting(folder, count);
     } else {
       // Said before the folder counts as gone, so the state it leads to names the reason.
       if (name === 'error' && payload instanceof UnreadableFolderError) watch.unreadable(payload.folder);
-      events.emit(name as Exclude<K, 'notice' | 'presence'>, payload as never);
+      events.emit(name as Exclude<K, 'notice' | 'presence' | 'waiting'>, payload as never);
     }
   };
 
@@ -461,15 +471,34 @@ export function createSession(options: SessionOptions): Session {
       await retargeting;
       return (await getUploader()).queue.sendBatch(kind, records);
     },
-    listDeliveries: (filter) => api().listDeliveries(filter),
+    listDeliveries: (filter) => api().listDeliveries(filter).catch((error: unknown) => {
+      throw deliveriesFailure(error, 'The request for the deliveries');
+    }),
     // The service's 404 for one attempt is an answer, not a failure: that number is not the client's. Said as such,
     // the screen tells it in words and no one asks again.
     getDelivery: (id) => api().getDelivery(id).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 404) {
         throw new NotFoundError(`There is no delivery attempt ${id} for this client (${error.message})`, { cause: error });
       }
-      throw error;
+      throw deliveriesFailure(error, `The request for delivery ${id}`);
     }),
+    async redeliver(id) {
+      if (settings().activeProfile !== 'local') {
+        throw new UnsupportedError(
+          'Sending a delivery again is a feature of the local test server: choose the Local test server environment in Settings to use it',
+        );
+      }
+      // Through the Local environment's own client, as the deliveries were listed: the test server built into the app
+      // and one run on its own (`payroll-uploader server`) answer the same request.
+      const client = api('local');
+      const running = local.running();
+      const url = baseUrlOf(settings(), 'local') ?? '';
+      const server: RedeliveryServer = running && withoutTrailingSlash(running.url) === withoutTrailingSlash(url)
+        ? { builtIn: true } : { builtIn: false, url: withoutTrailingSlash(url) };
+      return client.redeliver(id).catch((error: unknown) => {
+        throw redeliveryFailure(error, id, server);
+      });
+    },
     async importResult(id, waitMs = 60_000) {
       const deadline = Date.now() + waitMs;
       for (;;) {

@@ -3,6 +3,7 @@
  * the claims in a shared export folder, and the folder watcher feeding them. The session replaces it when the
  * service changes, so a job is only ever sent to the service it was queued for.
  */
+import { lstat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Settings } from '../../../shared/settings.schema';
 import type { Logger } from '../../lib/logger';
@@ -28,6 +29,11 @@ export type UploaderEvents = QueueEvents & {
    * stays in the watched folder; `reason` in plain words. `watch --once` counts it as failed.
    */
   untaken: { path: string; reason: string };
+  /**
+   * How many files of the watched folder `folder` wait there now, handed over but not taken up (not claimed, or not
+   * journaled): said whenever the number changes. The Queue must not say every file was dealt with while some wait.
+   */
+  waiting: { folder: string; count: number };
 };
 
 export type UploaderPartOptions = {
@@ -87,6 +93,41 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     throw error;
   }
   let watcher: FolderWatcher | undefined;
+  /** The folder watched now or last (resolved); undefined before the first watch. */
+  let watchedFolder: string | undefined;
+  /** The folder as the watch was asked for (the settings' words), which the `waiting` event names. */
+  let askedFolder: string | undefined;
+
+  /**
+   * The files of the watched folder that could not be taken up (claimed, journaled) and wait there, by the path they
+   * wait at. One taken up later, or gone from the folder (moved away by the clerk), no longer counts. The watcher says
+   * nothing of a file that goes (it just stops offering it), so while any wait, each is looked for now and then.
+   */
+  const waiting = new Set<string>();
+  let waitingSaid = 0;
+  let waitingCheck: NodeJS.Timeout | undefined;
+  const sayWaiting = (): void => {
+    if (waiting.size === 0 && waitingCheck) {
+      clearInterval(waitingCheck);
+      waitingCheck = undefined;
+    }
+    if (waiting.size === waitingSaid) return;
+    waitingSaid = waiting.size;
+    if (askedFolder !== undefined) emit('waiting', { folder: askedFolder, count: waiting.size });
+  };
+  const waits = (path: string): void => {
+    waiting.add(path);
+    waitingCheck ??= setInterval(() => {
+      void Promise.all([...waiting].map(async (at) => {
+        if (await lstat(at).then(() => false, () => true)) waiting.delete(at);
+      })).then(sayWaiting);
+    }, Math.max(250, options.settings().sweepIntervalMs));
+    waitingCheck.unref();
+    sayWaiting();
+  };
+  const takenUp = (path: string): void => {
+    if (waiting.delete(path)) sayWaiting();
+  };
 
   /**
    * Why the journal could not take the files found lately (a full disk), while it cannot: said once, not again for
@@ -103,6 +144,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     try {
       if (refused) queue.refuse(file, refused);
       else queue.add(file);
+      takenUp(file.claimedFrom ?? file.path);
       if (journalProblem !== undefined) {
         journalProblem = undefined;
         const message = 'the upload journal can be written again: the files that waited in the watched folder are taken up';
@@ -124,6 +166,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
         emit('error', new LastingError(message, 'journal-written', { cause: error }));
       }
       emit('untaken', { path: file.claimedFrom ?? file.path, reason: `new files cannot be taken up for now: ${problem}` });
+      waits(file.claimedFrom ?? file.path);
       if (file.claimedFrom) {
         await moveNoClobber(file.path, file.claimedFrom).then(
           () => from?.offerAgain(file.claimedFrom as string),
@@ -151,6 +194,15 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     logger.error(message);
     emit('error', new LastingError(message, 'files-claimed', { cause: error }));
   };
+  /**
+   * A new folder is watched: what was said of claims in the old one is over, silently (nothing was claimed here, and no
+   * file that waited there is taken up). The new folder's own problem, if it has one, is said when it is met: making
+   * its claim folder, or at its first claim.
+   */
+  const claimsForget = (): void => {
+    claimFailure = undefined;
+    emit('over', 'files-claimed');
+  };
   const claimsWork = (): void => {
     if (claimFailure === undefined) return;
     claimFailure = undefined;
@@ -168,13 +220,16 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
       claimsWork();
       if (!claimed) {
         logger.debug(`${printableName(file.name)} was taken by another uploader (or moved) before this one claimed it`);
+        takenUp(file.path);
         return;
       }
       await take(claimed, from, refused);
     }, (error: unknown) => {
       const problem = claimProblem(dirname(file.path), error);
       emit('untaken', { path: file.path, reason: problem });
+      // The notice first: the Queue's count of the files that wait points to it.
       claimsFail(problem, file.name, error);
+      waits(file.path);
       from.offerAgain(file.path);
     });
     claiming.add(run);
@@ -190,6 +245,10 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     watcher = undefined;
     await w?.stop();
     await claimsSettled();
+    // Unwatched, its files are not offered again: none counts as waiting to be taken up (the watch's state says so).
+    waiting.clear();
+    waitingSaid = 0;
+    sayWaiting();
   };
 
   return {
@@ -197,6 +256,10 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     queue,
     async watch(folder) {
       await stopWatching();
+      // The first watch of this pipeline too: the one it replaced may have said a claim problem it can no longer end.
+      if (resolve(folder) !== watchedFolder) claimsForget();
+      watchedFolder = resolve(folder);
+      askedFolder = folder;
       const s = options.settings();
       const w = createFolderWatcher({
         folder, stabilityMs: s.stabilityMs, sweepIntervalMs: s.sweepIntervalMs, usePolling: s.usePolling,

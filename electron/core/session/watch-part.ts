@@ -28,6 +28,8 @@ export type WatchPart = {
   presence(folder: string, present: boolean, unreadable?: boolean): void;
   /** The watcher found that this user may not list the folder (said before the folder counts as gone). */
   unreadable(folder: string): void;
+  /** How many files wait in the watched folder, found but not taken up (they could not be claimed or journaled). */
+  waiting(folder: string, count: number): void;
 };
 
 export type WatchPartOptions = {
@@ -53,6 +55,8 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
   // The folder is not there for this user because it may not list it: said apart from a folder that is missing, as
   // the remedy differs (access to ask for, not a drive to connect). Until the folder is there again.
   let unreadable = false;
+  // Files found in the watched folder that could not be taken up: they wait there, and the Queue says so.
+  let untaken = 0;
   // While a watch opens, what it finds is said by the state it ends in, not as a change of its own.
   let opening = false;
   // One change at a time: a start racing a stop would leave a watcher nobody owns.
@@ -62,7 +66,10 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     const folder = watching ?? options.settings().watchedFolder;
     const shown = mode === 'watching' && present === false ? (unreadable ? 'unreadable' : 'missing') : mode;
     const noService = options.noService?.();
-    return { ...(folder ? { folder } : {}), state: shown, ...(noService ? { noService } : {}) };
+    return {
+      ...(folder ? { folder } : {}), state: shown, ...(noService ? { noService } : {}),
+      ...(shown === 'watching' && untaken > 0 ? { untaken } : {}),
+    };
   };
   const announce = (): FolderState => {
     const now = state();
@@ -74,6 +81,7 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     watching = undefined;
     present = undefined;
     unreadable = false;
+    untaken = 0;
     await options.close();
   };
 
@@ -163,6 +171,11 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
       if (folder !== watching || (now === present && nowUnreadable === unreadable)) return;
       present = now;
       unreadable = nowUnreadable;
+      if (!opening) announce();
+    },
+    waiting(folder, count) {
+      if (folder !== watching || count === untaken) return;
+      untaken = count;
       if (!opening) announce();
     },
     unreadable(folder) {

@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createLogger, type Logger } from '../../lib/logger';
+import { LastingError } from '../notices/lasting-error';
 import { isCandidateName } from './candidate-name';
 import { listingDenied } from './folder-listing';
 import { classifyFsError, describeError, errorPath, isDenied } from '../../lib/fs-errors';
@@ -239,11 +240,13 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       if (classifyFsError(error) === 'gone') return becomeAbsent('it does not exist');
       if (isDenied(error)) return becomeUnreadable(error);
       const why = describeError(error);
-      return becomeAbsent(why, new Error(`Cannot reach the watched folder "${root}": ${why}`, { cause: error }));
+      return becomeAbsent(why, new LastingError(`Cannot reach the watched folder "${root}": ${why}`, 'watching', { cause: error }));
     }
     if (!running) return;
     if (!info.isDirectory()) {
-      return becomeAbsent('it is not a folder', new Error(`The watched folder "${root}" is a file, not a folder`));
+      // Lasting: its notice goes once a folder is watched (this one made a folder, or another chosen), not left
+      // above a Queue that watches a folder that is there.
+      return becomeAbsent('it is not a folder', new LastingError(`The watched folder "${root}" is a file, not a folder`, 'watching'));
     }
     const id = `${info.dev}:${info.ino}:${real}`;
     // A folder check started by an event acts on 'replaced' at once; a 'restart' waits for the periodic check.

@@ -134,6 +134,39 @@ describe('QueueScreen', () => {
     expect(screen.getByText(/Save an export into the watched folder/)).toBeTruthy();
   });
 
+  it('says "Nothing in the queue" when no folder is chosen yet, not that a file saved there would appear', async () => {
+    // "Set up later" with no folder chosen: nothing is watched.
+    renderScreen(<LiveQueue />, createMemoryBridge({ folder: { state: 'stopped' } }));
+    const folder = await screen.findByRole('region', { name: 'Watched folder' });
+    expect(within(folder).getByText('No folder chosen yet.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Nothing in the queue' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Nothing waiting' })).toBeNull();
+    expect(screen.queryByText(/Save an export into the watched folder/)).toBeNull();
+  });
+
+  it('says files wait in the folder, not that every file was dealt with, while some cannot be taken up', async () => {
+    const bridge = createMemoryBridge({ folder: { ...watching, untaken: 1 } });
+    renderScreen(<LiveQueue />, bridge);
+    expect(await screen.findByRole('heading', { name: '1 file waits in the folder' })).toBeTruthy();
+    expect(screen.getByText(/^It cannot be taken up yet: the message above says why and what to do\. It stays in the watched folder/)).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Nothing waiting' })).toBeNull();
+    expect(screen.queryByText(/has been dealt with/)).toBeNull();
+    // A second one, then a file that could be taken up beside them: the queue lists it and still counts the others.
+    // (The core's state and its event say the same, whichever the screen reads last.)
+    bridge.state.folder = { ...watching, untaken: 2 };
+    bridge.emit('folder', bridge.state.folder);
+    expect(await screen.findByRole('heading', { name: '2 files wait in the folder' })).toBeTruthy();
+    const taken = makeJob({ name: 'census-taken.csv', state: 'found' });
+    bridge.state.jobs = [taken];
+    bridge.emit('job', taken);
+    expect(await screen.findByText('1 file in the queue')).toBeTruthy();
+    expect(screen.getByText('2 more files wait in the folder: they cannot be taken up yet, see the message above.')).toBeTruthy();
+    // Taken up at last (or moved away): the count goes with them.
+    bridge.state.folder = watching;
+    bridge.emit('folder', watching);
+    await waitFor(() => expect(screen.queryByText(/more files? waits? in the folder/)).toBeNull());
+  });
+
   it('lists each file in flight with its step', async () => {
     const bridge = createMemoryBridge({
       folder: watching,

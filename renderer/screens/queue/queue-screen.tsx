@@ -25,6 +25,10 @@ export function QueueScreen() {
   const { data: progress = NO_PROGRESS } = useQuery<ProgressById>({ queryKey: progressKey, queryFn: () => ({}), staleTime: Infinity });
   const folder = useBridgeQuery('watch.state', {}).data;
   const items = queue.data?.items ?? NO_JOBS;
+  // Not watched, or no folder chosen yet (which is never watched): a file saved now would not appear.
+  const notWatched = folder !== undefined && (!folder.folder || folder.state !== 'watching');
+  // Found, but not taken up (they could not be claimed or journaled): they are no jobs, and not dealt with either.
+  const untaken = folder?.state === 'watching' ? folder.untaken ?? 0 : 0;
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   // The setter is stable, so the memoised rows do not render again for it.
   const [retryFailure, setRetryFailure] = useState<RetryFailure>();
@@ -44,9 +48,13 @@ export function QueueScreen() {
       {/* Always there, so the list below knows when a message here moves it (useWindowList watches what is above). */}
       <div>{retryFailure && <RetryFailedNotice failure={retryFailure} onClose={() => setRetryFailure(undefined)} />}</div>
       {queue.error && <ErrorAlert error={queue.error} title={t.loadError} />}
-      {queue.data && items.length === 0 && (folder?.folder && folder.state !== 'watching'
+      {/* Always there too: files that wait in the folder, beside a queue that is not empty. */}
+      <div>{items.length > 0 && untaken > 0 && <Text mb="xs">{t.untaken.also(untaken)}</Text>}</div>
+      {queue.data && items.length === 0 && (notWatched
         ? <EmptyState title={t.emptyNotWatched.title}>{t.emptyNotWatched.body}</EmptyState>
-        : <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>)}
+        : untaken > 0
+          ? <EmptyState title={t.untaken.title(untaken)}>{t.untaken.body(untaken)}</EmptyState>
+          : <EmptyState title={t.empty.title}>{t.empty.body}</EmptyState>)}
       {items.length > 0 && (
         <>
           <Text fw={600} mb="xs" aria-live="polite">{t.count(queue.data?.total ?? items.length)}</Text>

@@ -38,10 +38,27 @@ export const queueText = {
     title: 'Nothing waiting',
     body: 'Every file found so far has been dealt with. Save an export into the watched folder and it appears here; finished files are listed in History.',
   },
-  /** Empty while the folder is not watched: a file saved there now does not appear, so this must not say it would. */
+  /**
+   * Empty while the folder is not watched (or none is chosen yet): a file saved there now does not appear, so this
+   * must not say it would.
+   */
   emptyNotWatched: {
     title: 'Nothing in the queue',
     body: 'Files saved in the watched folder are picked up only while it is watched: see above why it is not and what to do. Finished files are listed in History.',
+  },
+  /**
+   * Files found in the watched folder that could not be taken up (claimed or journaled): they wait there, not in the
+   * queue, so an empty queue must not say every file was dealt with. A message above (the core's notice) says why.
+   */
+  untaken: {
+    title: (n: number) => (n === 1 ? '1 file waits in the folder' : `${formatNumber(n)} files wait in the folder`),
+    body: (n: number) => (n === 1
+      ? 'It cannot be taken up yet: the message above says why and what to do. It stays in the watched folder, where nothing is lost, and is taken up by itself once that is fixed.'
+      : 'They cannot be taken up yet: the message above says why and what to do. They stay in the watched folder, where nothing is lost, and are taken up by themselves once that is fixed.'),
+    /** Beside files that are in the queue. */
+    also: (n: number) => (n === 1
+      ? '1 more file waits in the folder: it cannot be taken up yet, see the message above.'
+      : `${formatNumber(n)} more files wait in the folder: they cannot be taken up yet, see the message above.`),
   },
   steps: {
     found: 'Found',
