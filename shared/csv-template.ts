@@ -1,14 +1,12 @@
 /** The CSV template of docs/service-decisions.md §2: header checks and cell typing, shared by server and uploader. */
 import { CSV_COLUMNS, FILE_TYPES, REQUIRED_COLUMNS, UNSAFE_FILE_NAME_CLASS, fileTypeOfKind } from './files.schema';
 import type { RecordKind } from './records.schema';
-import { RECORD_KINDS, isExactNumeral } from './records.schema';
+import { MAYBE_THOUSANDS_RE, RECORD_KINDS, isExactNumeral } from './records.schema';
 
 const NUMBER_COLUMNS = new Set(['periodsPerYear', 'grossAnnualSalary', 'salaryPerPeriod', 'standardHours', 'hourlyRate', 'amount']);
 const BOOLEAN_COLUMNS = new Set(['eligibleForBenefits']);
 const MONEY_COLUMNS = new Set(['grossAnnualSalary', 'salaryPerPeriod', 'hourlyRate', 'amount']);
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
-/** A money cell written with three or more decimals: `1.500` may be one and a half or, with a thousands point, 1500. */
-const MONEY_OVER_CENTS_RE = /\.\d{3,}$/;
 
 /** The delimiter, taken from the header line: `;` when it has more semicolons than commas. */
 export function detectDelimiter(headerLine: string): ',' | ';' {
@@ -37,6 +35,11 @@ const TEMPLATE_NAMES = RECORD_KINDS.map((k) => FILE_TYPES[fileTypeOfKind(k)].nam
 const looseName = (name: string) => name.toLowerCase().replace(/[\s_.-]/g, '');
 const LOOSE_COLUMN_NAMES = new Set(RECORD_KINDS.flatMap((k) => CSV_COLUMNS[k].map(looseName)));
 
+/** A CR that ends no CRLF: a file whose lines end with CR alone (a CRLF inside a quoted cell is no such thing). */
+export const LONE_CR_RE = /\r(?!\n)/;
+export const LONE_CR_REASON = "the file's lines end with a CR alone (as some older programs write them), so the whole file reads as one "
+  + 'line: save it again with Windows (CRLF) or Unix (LF) line ends, for example as "CSV UTF-8" from a spreadsheet';
+
 /**
  * The whole-file problem of a first line that is no header row: one that holds a lone CR (a file whose lines end with
  * CR alone reads as one line, the whole file, its data cells included), or one none of whose cells names a column of
@@ -44,10 +47,7 @@ const LOOSE_COLUMN_NAMES = new Set(RECORD_KINDS.flatMap((k) => CSV_COLUMNS[k].ma
  * as one cell). Said without the line's cells. Undefined for a line that names a column.
  */
 export function notAHeaderRow(header: readonly string[]): string | undefined {
-  if (header.some((h) => h.includes('\r'))) {
-    return "the file's lines end with a CR alone (as some older programs write them), so the whole file reads as one line: "
-      + 'save it again with Windows (CRLF) or Unix (LF) line ends, for example as "CSV UTF-8" from a spreadsheet';
-  }
+  if (header.some((h) => LONE_CR_RE.test(h))) return LONE_CR_REASON;
   if (header.some((h) => LOOSE_COLUMN_NAMES.has(looseName(h)))) return undefined;
   const start = "the first line is not the template's header row";
   if (header.length === 1 && header[0]!.includes('\t')) {
@@ -100,14 +100,13 @@ export const isNumberCell = (cell: string) => NUMBER_RE.test(cell);
 /**
  * A cell as the record field's value: empty is absent; numbers use `.`; booleans are true/false. A number that
  * cannot be read exactly (`12.3400000000000000001` would be read as 12.34) stays text, which the field's rule
- * words by what it breaks as written (`must have at most 2 decimals`); so does money written with more than two
- * decimals, zeros too: `1.500` is not read as 1.5, since an export or a clerk that writes a point between
- * thousands means 1500 by it.
+ * words by what it breaks as written (`must have at most 2 decimals`); so does money that may be written with a point
+ * between thousands (`1.500`: 1.5 or 1500, see MAYBE_THOUSANDS_RE).
  */
 export function cellValue(column: string, raw: string): unknown {
   const cell = raw.trim();
   if (cell === '') return undefined;
-  if (MONEY_COLUMNS.has(column) && MONEY_OVER_CENTS_RE.test(cell) && isNumberCell(cell)) return cell;
+  if (MONEY_COLUMNS.has(column) && MAYBE_THOUSANDS_RE.test(cell)) return cell;
   // At most 15 characters of NUMBER_RE are always read exactly, so the common cell costs no further check.
   if (NUMBER_COLUMNS.has(column)) return isNumberCell(cell) && (cell.length <= 15 || isExactNumeral(cell)) ? Number(cell) : cell;
   if (BOOLEAN_COLUMNS.has(column)) return cell === 'true' ? true : cell === 'false' ? false : cell;

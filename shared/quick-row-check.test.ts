@@ -109,6 +109,8 @@ describe('number cells that cannot be read exactly', () => {
   });
 
   it('as numbers read exactly, with trailing zeros or more than 15 characters, are taken', () => {
+    // 12.3400 and 1500.000 cannot be a thousands group (SQL tools write money with 4 decimals), nor 0.500.
+    for (const salary of ['12.3400', '1500.000', '0.500', '999999999999.990']) expect(zodMessages(row('12', salary)), salary).toEqual([]);
     const cells = row('12.000', '999999999999.99');
     expect(quickRowCheck('census', header)(cells)).toMatchObject({ periodsPerYear: 12, grossAnnualSalary: 999_999_999_999.99 });
     expect(zodMessages(cells)).toEqual([]);
@@ -116,11 +118,11 @@ describe('number cells that cannot be read exactly', () => {
 
   // `1.500` is 1.5 to a parser and 1500 to an export that writes a point between thousands: never read as either.
   it.each([
-    ['1.500', 'grossAnnualSalary: must have at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean with no thousands separator'],
-    ['48.250', 'grossAnnualSalary: must have at most 2 decimals (48.250 could mean 48.25, or 48250 written with a point between thousands): write the amount you mean with no thousands separator'],
-    ['999999999999.990', 'grossAnnualSalary: must have at most 2 decimals'],
+    ['1.500', 'grossAnnualSalary: must be written with at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean as a number with no thousands separator'],
+    ['48.250', 'grossAnnualSalary: must be written with at most 2 decimals (48.250 could mean 48.25, or 48250 written with a point between thousands): write the amount you mean as a number with no thousands separator'],
+    ['-1.500', 'grossAnnualSalary: must be 0 or more'],
     ['12.3450', 'grossAnnualSalary: must have at most 2 decimals'],
-  ])('money written with more than 2 decimals, zeros too, is refused by both: %s', (salary, message) => {
+  ])('money that may hold a point between thousands, or a digit beyond the cents, is refused by both: %s', (salary, message) => {
     const cells = row('12', salary);
     expect(quickRowCheck('census', header)(cells)).toBeUndefined();
     expect(zodMessages(cells)).toEqual([message]);

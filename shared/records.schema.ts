@@ -99,18 +99,20 @@ export function isExactNumeral(text: string): boolean {
 type NumberRules = { decimals?: number; max: number; above: string; below: string };
 
 /**
- * The field message for money written with more decimals than it takes, though they may be zeros (a CSV cell or
- * typed value such as `1.500`, which the CSV template keeps as text). Three decimals may be a point between
- * thousands: `1.500` could mean 1.5 or 1500, so the message names both.
+ * Money written as 1 to 3 digits (not starting with 0), a point and 3 digits: `1.500` is 1.5 to a parser, and 1500
+ * to an export or a clerk that writes a point between thousands. Such a CSV or form cell is kept as text (see
+ * cellValue) and refused with both readings; money with more decimals that cannot be a thousands group (`12.3400`, as
+ * SQL tools write money) is read as its number, and refused only if a digit beyond the cents is not 0.
  */
-function overCentsProblem(text: string, rules: NumberRules): string | undefined {
-  const m = /^([+-]?)(\d+)\.(\d+)$/.exec(text);
-  if (!rules.decimals || !m || m[3]!.length <= rules.decimals) return undefined;
-  if (m[1] === '-' && Number(text) !== 0) return rules.below;
-  const tooMany = `must have at most ${rules.decimals} decimals`;
-  // A thousands group: 1 to 3 digits, not 0, then a point and 3 digits.
-  if (!/^[1-9]\d{0,2}$/.test(m[2]!) || m[3]!.length !== 3) return tooMany;
-  return `${tooMany} (${text} could mean ${Number(text)}, or ${m[2]}${m[3]} written with a point between thousands): write the amount you mean with no thousands separator`;
+export const MAYBE_THOUSANDS_RE = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
+
+/** The field message for money text of the MAYBE_THOUSANDS_RE shape (money fields are those with 2 decimals). */
+function maybeThousandsProblem(text: string, rules: NumberRules): string | undefined {
+  if (rules.decimals !== 2 || !MAYBE_THOUSANDS_RE.test(text)) return undefined;
+  if (text.startsWith('-')) return rules.below;
+  const [whole, decimals] = text.replace(/^\+/, '').split('.') as [string, string];
+  return `must be written with at most 2 decimals (${text} could mean ${Number(text)}, or ${whole}${decimals} written with a point `
+    + 'between thousands): write the amount you mean as a number with no thousands separator';
 }
 
 /**
@@ -121,7 +123,7 @@ function overCentsProblem(text: string, rules: NumberRules): string | undefined 
 function inexactNumeralProblem(input: unknown, rules: NumberRules): string | undefined {
   if (typeof input !== 'string') return undefined;
   const text = input.trim();
-  if (isExactNumeral(text)) return overCentsProblem(text, rules);
+  if (isExactNumeral(text)) return maybeThousandsProblem(text, rules);
   const parts = numeralParts(text);
   if (!parts) return undefined;
   // Decimals as written, trailing zeros aside. The numeral has 16 or more significant digits (else it would be

@@ -59,3 +59,17 @@ describe('core.atomically', () => {
     expect(events).toEqual([{ state: 'uploaded', committed: 'uploaded' }]);
   });
 });
+
+describe('an upload address', () => {
+  it('is forgotten whatever outcome its job reaches: uploaded, refused after its upload began, or a duplicate', () => {
+    const url = 'http://127.0.0.1:1/uploads/x?expires=9&signature=secret-signature';
+    for (const outcome of ['uploaded', 'rejected', 'duplicate'] as const) {
+      const job = journal.insertJob({ path: `/w/${outcome}.csv`, name: `${outcome}.csv`, size: 1, mtimeMs: 1 }, 1, '2026-01-01');
+      core.write(job.id, { state: 'uploading', grantUrl: url, grantExpiresAt: 10, grantIssuedAt: 1 });
+      expect(core.journal.job(job.id)?.grantUrl).toBe(url);
+      const ended = outcome === 'rejected' ? core.reject(core.journal.job(job.id)!, 'the service refused the upload') : core.write(job.id, { state: outcome });
+      expect(ended.grantUrl, outcome).toBeUndefined();
+      expect(core.journal.job(job.id)?.grantUrl, outcome).toBeUndefined();
+    }
+  });
+});

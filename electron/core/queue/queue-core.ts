@@ -3,7 +3,7 @@ import type { Settings } from '../../../shared/settings.schema';
 import type { Logger } from '../../lib/logger';
 import type { RetryPolicy } from './backoff';
 import { retryDelayMs } from './backoff';
-import type { Job, JobProgress, JobService, QueueEvents, ResumeState } from './job-types';
+import { isOutcome, type Job, type JobProgress, type JobService, type QueueEvents, type ResumeState } from './job-types';
 import type { Journal, JobPatch } from './journal';
 import type { QueueApi } from './queue-api';
 import { printableName } from '../../lib/printable-name';
@@ -55,7 +55,10 @@ export function createCoreTransitions(
 ): QueueCore {
   let held: Job[] | undefined; // events of writes not yet committed
   const write = (id: number, patch: JobPatch): Job => {
-    const job = core.journal.update(id, patch, core.now());
+    // A job that reaches its outcome never uses its upload address again, and the address's signature would let
+    // whoever reads the journal upload there until it expires: it is forgotten.
+    const ended = patch.state !== undefined && patch.state !== null && isOutcome(patch.state) ? { ...patch, grantUrl: null } : patch;
+    const job = core.journal.update(id, ended, core.now());
     if (held) held.push(job);
     else core.emit('job', job);
     return job;

@@ -48,10 +48,8 @@ export async function uploadJob(core: QueueCore, start: Job): Promise<void> {
       onProgress: (bytes) => core.progress({ id: job.id, phase: 'uploading', bytes, total: job.size }),
     });
     if (result.alreadyUploaded) core.logger.info(`${job.name}: the service already holds this file from our earlier upload`);
-    // The address is forgotten once used: its signature would let whoever reads the journal upload there until it expires.
     core.write(job.id, {
-      state: 'uploaded', uploadedAt: core.now(), attempts: 0, lastError: null, grantUrl: null,
-      ...(result.importId ? { importId: result.importId } : {}),
+      state: 'uploaded', uploadedAt: core.now(), attempts: 0, lastError: null, ...(result.importId ? { importId: result.importId } : {}),
     });
     return;
   } catch (error) {

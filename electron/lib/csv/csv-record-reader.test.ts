@@ -156,6 +156,14 @@ describe('readCsvRecords: whole-file problems', () => {
     const tabs = csvText('receipt', [receiptRow(1)]).replaceAll(',', '\t');
     expect(reason(await read(tabs))).toMatch(/^the first line is not the template's header row: its columns are separated by tabs/);
     for (const text of [crOnly, tabs]) expect(reason(await read(text))).not.toMatch(/\d{3}-\d{2}-\d{4}/);
+    // Over 1 MB, one line is longer than a record may be: still said as lines that end with a CR alone.
+    const big = csvText('receipt', Array.from({ length: 25_000 }, (_, i) => receiptRow(i))).replaceAll('\n', '\r');
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    expect(reason(await read(big))).toMatch(/^the file's lines end with a CR alone/);
+    // A line break inside a quoted header cell of a CRLF file is no CR alone.
+    const quoted = csvText('receipt', [receiptRow(1)], { eol: '\r\n' }).replace(',amount\r\n', ',"amo\r\nunt"\r\n');
+    expect(quoted).toContain('"amo\r\nunt"');
+    expect(reason(await read(quoted))).not.toMatch(/CR alone/);
   });
 
   it('refuses a quoted field that is never closed, naming the line the record starts on', async () => {

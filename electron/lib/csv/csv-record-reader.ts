@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import type { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse';
 import type { CensusRecord, ReceiptRecord, RecordError, RecordKind } from '../../../shared';
-import { FILE_TYPES, detectDelimiter, fileTypeOfKind, headerProblems, kindOfHeader, normalizeHeader, notAHeaderRow, quickRowCheck, recordErrors, recordSchemas, rowToRecord } from '../../../shared';
+import { FILE_TYPES, LONE_CR_REASON, LONE_CR_RE, detectDelimiter, fileTypeOfKind, headerProblems, kindOfHeader, normalizeHeader, notAHeaderRow, quickRowCheck, recordErrors, recordSchemas, rowToRecord } from '../../../shared';
 import { createUtf8Check } from './utf8-check';
 
 export type CsvRecord = CensusRecord | ReceiptRecord;
@@ -226,7 +226,12 @@ export async function readCsvRecords(input: CsvInput, options: CsvReadOptions = 
         // The delimiter comes from the header line, so hold the bytes until it is complete.
         headText += headDecoder.decode(chunk, { stream: true });
         held.push(chunk);
-        if (headerLineOf(headText) === undefined && headText.length < HEAD_MAX_CHARS) continue;
+        if (headerLineOf(headText) === undefined) {
+          if (headText.length < HEAD_MAX_CHARS) continue;
+          // No line end but CRs: lines that end with CR alone. Said now, before the parser takes the whole file for
+          // one record and refuses it as too long (as if a quote were never closed).
+          if (LONE_CR_RE.test(headText)) return failure(LONE_CR_REASON);
+        }
         parser = startParser(headText);
         for (const h of held) await feed(parser, h);
         held = [];

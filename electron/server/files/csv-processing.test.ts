@@ -54,7 +54,7 @@ describe('an uploaded census file', () => {
       { line: 2, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals' },
       { line: 3, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals' },
       { line: 4, field: 'periodsPerYear', message: 'periodsPerYear must be a whole number' },
-      { line: 6, field: 'grossAnnualSalary', message: 'grossAnnualSalary must have at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean with no thousands separator' },
+      { line: 6, field: 'grossAnnualSalary', message: 'grossAnnualSalary must be written with at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean as a number with no thousands separator' },
     ]);
   });
 

@@ -78,7 +78,7 @@ describe('Send records: typed values', () => {
     // 1.500 is never sent as 1.5: the clerk may have meant fifteen hundred.
     fireEvent.change(cell('Amount'), { target: { value: '1.500' } });
     await waitFor(() => expect(describedBy(cell('Amount'))).toContain(
-      'Amount must have at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean with no thousands separator'));
+      'Amount must be written with at most 2 decimals (1.500 could mean 1.5, or 1500 written with a point between thousands): write the amount you mean as a number with no thousands separator'));
     await user.click(within(form).getByRole('button', { name: 'Send 1 receipt' }));
     expect(sent).toEqual([]);
   });
