@@ -1,6 +1,7 @@
 /**
  * --webhook-url/--webhook-secret across restarts on one data folder: a client's own registration (PUT or DELETE
- * /local/v1/webhook) survives a restart with the same flags, and each client signs with its own secret.
+ * /local/v1/webhook) survives a restart with the same flags, each client signs with its own secret, and flags that
+ * reach a client for the first time replace a webhook it had, saying so.
  */
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,5 +124,71 @@ describe('webhook flags across restarts', () => {
     const second = await start({ url: shared!.url });
     const reg = await api(second.server.url, await getToken(second.server.url, OTHER), 'GET', '/local/v1/webhook');
     expect(reg.body).toEqual({ url: null, secretSet: false });
+  });
+
+  it('replace a webhook a client registered before they first reached it, say so, and give a client without one its own secret once', async () => {
+    const { receivers: [, own, moved], start } = await setup();
+    const first = await start(undefined);
+    const put = await api(first.server.url, await getToken(first.server.url, ACME), 'PUT', '/local/v1/webhook', { url: own!.url });
+    const acmeSecret = (put.body as { secret: string }).secret;
+    await first.server.stop();
+
+    // The first start with --webhook-url: the command line is the newest instruction, and it says what it changed.
+    const second = await start({ url: moved!.url });
+    const moves = await api(second.server.url, await getToken(second.server.url, ACME), 'GET', '/local/v1/webhook');
+    expect(moves.body).toEqual({ url: moved!.url, secretSet: true });
+    const otherSecret = printedSecret(second.notices, OTHER.id);
+    expect(second.notices).toEqual([
+      `webhook of client "acme" was ${own!.url}; --webhook-url sets it to ${moved!.url}, signed as before`,
+      `webhook signing secret of client "other" (shown only this once): ${otherSecret}`,
+    ]);
+    expect(otherSecret).not.toBe(acmeSecret);
+    const acmeEvent = await deliverOne(second.server, ACME, moved!);
+    expect(verified(acmeSecret, acmeEvent)).toMatchObject({ type: 'import.processed' });
+    expect(verified(otherSecret!, await deliverOne(second.server, OTHER, moved!))).toMatchObject({ type: 'import.processed' });
+    expect(() => verified(otherSecret!, acmeEvent)).toThrow();
+    await second.server.stop();
+
+    // The same flags again: applied once, so nothing changes and nothing is printed.
+    const third = await start({ url: moved!.url });
+    expect(third.notices).toEqual([]);
+    const reg = await api(third.server.url, await getToken(third.server.url, ACME), 'GET', '/local/v1/webhook');
+    expect(reg.body).toEqual({ url: moved!.url, secretSet: true });
+    expect(verified(acmeSecret, await deliverOne(third.server, ACME, moved!))).toMatchObject({ type: 'import.processed' });
+  });
+
+  it('change nothing for clients already at their URL (a data folder of an earlier version), and put a new --webhook-secret in place', async () => {
+    const { receivers: [shared], start } = await setup();
+    // As an earlier version left a data folder: the flags' URL stored for each client, with no record of the flags.
+    const earlier = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+    const first = await start(undefined);
+    for (const client of [ACME, OTHER]) {
+      const token = await getToken(first.server.url, client);
+      expect((await api(first.server.url, token, 'PUT', '/local/v1/webhook', { url: shared!.url, secret: earlier })).status).toBe(200);
+    }
+    await first.server.stop();
+
+    const second = await start({ url: shared!.url });
+    expect(second.notices).toEqual([]);
+    expect(verified(earlier, await deliverOne(second.server, ACME, shared!))).toMatchObject({ type: 'import.processed' });
+    await second.server.stop();
+
+    const given = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+    const third = await start({ url: shared!.url, secret: given });
+    expect(third.notices).toEqual([ACME, OTHER].map((c) => `webhook of client "${c.id}" stays ${shared!.url}; --webhook-secret replaces its signing secret`));
+    expect(verified(given, await deliverOne(third.server, OTHER, shared!))).toMatchObject({ type: 'import.processed' });
+  });
+
+  it('put a --webhook-secret in place for a client at the flags\' URL with another secret the first time they reach it', async () => {
+    const { receivers: [shared], start } = await setup();
+    const first = await start(undefined);
+    const put = await api(first.server.url, await getToken(first.server.url, ACME), 'PUT', '/local/v1/webhook', { url: shared!.url });
+    expect(put.status).toBe(200);
+    await first.server.stop();
+
+    const given = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
+    const second = await start({ url: shared!.url, secret: given });
+    expect(second.notices).toEqual([`webhook of client "acme" stays ${shared!.url}; --webhook-secret replaces its signing secret`]);
+    expect(verified(given, await deliverOne(second.server, ACME, shared!))).toMatchObject({ type: 'import.processed' });
   });
 });
