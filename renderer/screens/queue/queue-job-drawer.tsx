@@ -8,7 +8,7 @@ import { Badge, Drawer, Stack, Text } from '@mantine/core';
 import type { JobView } from '../../../shared/bridge';
 import { FactsTable, type Fact } from '../../components/facts-table';
 import { formatBytes, formatDateTime } from '../../components/format';
-import { jobText, STEP_COLORS } from './queue-job-row';
+import { jobText, STEP_COLORS, stepBadge } from './queue-job-row';
 import { stepOf } from './queue-step';
 import { queueText } from './queue-text';
 
@@ -20,7 +20,7 @@ export type OpenJob = { id: number; name: string };
 function Facts({ job }: { job: JobView }) {
   const step = stepOf(job);
   const rows: Fact[] = [
-    [t.step, <Badge key="step" color={STEP_COLORS[step]} variant="light">{job.waitsFor ? queueText.waitsForBadge : queueText.steps[step]}</Badge>],
+    [t.step, <Badge key="step" color={STEP_COLORS[step]} variant="light">{stepBadge(job, step)}</Badge>],
     [t.why, jobText(job, step)],
     [t.path, job.path],
     [t.size, formatBytes(job.size)],

@@ -80,13 +80,20 @@ export function waitsForText(waitsFor: NonNullable<JobView['waitsFor']>): string
   return waitsFor.builtIn ? t.waitsForBuiltIn(service) : t.waitsFor(service, PROFILE_TITLES[waitsFor.profile], waitsFor.clientId);
 }
 
+/** The step's badge: a file that waits with no next try set does not wait to retry, it waits for something. */
+export function stepBadge(job: JobView, step: QueueStep): string {
+  if (job.waitsFor) return t.waitsForBadge;
+  return step === 'waiting' && !job.nextAttemptAt ? t.waitingUntimed : t.steps[step];
+}
+
 /** What happens to the file, in words: the row shows its first lines, the drawer all of it. */
 export function jobText(job: JobView, step: QueueStep): string {
   const { waitsFor } = job;
   if (waitsFor) return waitsForText(waitsFor);
   if (step === 'uploading') return job.state === 'granting' ? t.stepHelp.granting : t.stepHelp.uploading;
   if (step === 'waiting') {
-    return [asSentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', t.attempts(job.attempts)]
+    // No try yet (a receipt file waiting for its census file): no count of tries to give.
+    return [asSentence(job.lastError), job.nextAttemptAt ? t.nextTry(formatTime(job.nextAttemptAt)) : '', job.attempts > 0 ? t.attempts(job.attempts) : '']
       .filter(Boolean).join(' ');
   }
   return t.stepHelp[step];
@@ -103,7 +110,7 @@ export const QueueJobRow = memo(function QueueJobRow({ job, progress, onRetryOut
         <span className="queue-name" title={job.name}>{job.name}</span>
         <span className="queue-size">{formatBytes(job.size)}</span>
         <span className="queue-step">
-          <Badge color={STEP_COLORS[step]} variant="light">{job.waitsFor ? t.waitsForBadge : t.steps[step]}</Badge>
+          <Badge color={STEP_COLORS[step]} variant="light">{stepBadge(job, step)}</Badge>
           {step === 'waiting' && !job.waitsFor && <RetryNow job={job} onOutcome={onRetryOutcome} />}
           {step === 'waiting' && (
             <Button size="xs" variant="default" aria-label={t.details.label(job.name)} aria-haspopup="dialog"

@@ -176,6 +176,8 @@ describe('QueueScreen', () => {
         makeJob({ name: 'census-c.csv', state: 'uploading' }),
         makeJob({ name: 'receipt-d.csv', state: 'waiting', resumeState: 'granting', attempts: 2, lastError: 'the service cannot be reached', nextAttemptAt: Date.now() + 60_000 }),
         makeJob({ name: 'old.csv', state: 'uploaded' }),
+        // Held for its census file: no try made, none set.
+        makeJob({ name: 'receipt-e.csv', state: 'waiting', resumeState: 'uploading', attempts: 0, lastError: 'waits for census-c.csv to be uploaded first' }),
       ],
     });
     renderScreen(<LiveQueue />, bridge);
@@ -186,10 +188,12 @@ describe('QueueScreen', () => {
       expect.stringMatching(/census-b\.csv.*Checking/),
       expect.stringMatching(/census-c\.csv.*Uploading/),
       expect.stringMatching(/receipt-d\.csv.*Waiting to retry.*2 tries so far/),
+      expect.stringMatching(/receipt-e\.csv.*Waiting(?! to retry).*Waits for census-c\.csv to be uploaded first\.$/),
     ]);
+    expect(items[4]!.textContent).not.toMatch(/tries? so far|Next try/);
     // The core's reason reads as a sentence before the next one ("… reached. Next try at …").
     expect(items[3]!.textContent).toMatch(/The service cannot be reached\. Next try at /);
-    expect(screen.getByText('4 files in the queue')).toBeTruthy();
+    expect(screen.getByText('5 files in the queue')).toBeTruthy();
   });
 
   it('shows bytes, speed and time left while a file uploads', async () => {

@@ -67,6 +67,8 @@ export const queueText = {
     waiting: 'Waiting to retry',
     filing: 'Filing away',
   },
+  /** A waiting file with no next try set: it waits for something to happen (a census file to go first, the clerk). */
+  waitingUntimed: 'Waiting',
   stepHelp: {
     found: 'Waiting its turn.',
     checking: 'Reading the file and checking its rows.',
