@@ -8,6 +8,8 @@
  * it with another clients list, as the service's administrator would.
  */
 import { rm, writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared';
@@ -31,8 +33,10 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await engine?.stop();
+  await gate?.close();
   await server?.stop();
   engine = undefined;
+  gate = undefined;
   server = undefined;
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
@@ -41,15 +45,64 @@ afterAll(async () => {
   await keyring?.stop();
 });
 
-/** A session watching a new folder, for the Sandbox environment at the server (no credentials set yet). */
-async function watching(): Promise<{ folder: string }> {
-  const folder = await tempDir('payroll-held-creds-watched-');
+/**
+ * A session watching a new folder (or `folder`), for the Sandbox environment at the server (or at `baseUrl`), with no
+ * credentials set yet but those of `env`; on `dataDir`, kept after it stops, when given.
+ */
+async function watching(
+  options: { env?: Record<string, string>; dataDir?: string; folder?: string; baseUrl?: string } = {},
+): Promise<{ folder: string }> {
+  const folder = options.folder ?? await tempDir('payroll-held-creds-watched-');
   dirs.push(folder);
   engine = await startUiEngine({
-    settings: { activeProfile: 'sandbox', profiles: { sandbox: { baseUrl: server!.url } }, watchedFolder: folder, stabilityMs: 200, sweepIntervalMs: 1000 },
+    settings: { activeProfile: 'sandbox', profiles: { sandbox: { baseUrl: options.baseUrl ?? server!.url } }, watchedFolder: folder, stabilityMs: 200, sweepIntervalMs: 1000 },
+    ...(options.env ? { env: options.env } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
   return { folder };
 }
+
+/**
+ * A front for the server that holds its token requests, unanswered, until `release()`: a sign-in whose answer is slow
+ * to come, made deterministic. Everything else (and every token request after the release) goes straight through.
+ */
+type Gate = { url: string; tokenRequested: Promise<void>; release(): void; close(): Promise<void> };
+async function startGate(target: string): Promise<Gate> {
+  const to = new URL(target);
+  let holding = true;
+  const held: Array<() => void> = [];
+  let requested!: () => void;
+  const tokenRequested = new Promise<void>((resolve) => (requested = resolve));
+  const server = createServer((req, res) => {
+    const forward = (): void => {
+      const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    };
+    if (holding && req.method === 'POST' && req.url === '/oauth/v1/access-token') {
+      held.push(forward);
+      requested();
+      return;
+    }
+    forward();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tokenRequested,
+    release() {
+      holding = false;
+      for (const forward of held.splice(0)) forward();
+    },
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+let gate: Gate | undefined;
 
 const jobNamed = async (name: string): Promise<JobView | undefined> =>
   (await callOk(engine!, 'jobs.query', { text: name })).items.find((job) => job.name === name);
@@ -114,5 +167,60 @@ describe('files held for credentials the service does not accept', () => {
     await callOk(engine!, 'credentials.set', { profile: 'sandbox', clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret });
     await eventually(() => uploaded('census-nocreds.csv'), 60_000);
     await eventually(async () => ((await notices()).some((n) => n.until === 'credentials-accepted') ? undefined : true), 20_000);
+  }, 180_000);
+  it('names the environment variables, not Settings, when the credentials they give are refused, and goes once the app starts without them', async () => {
+    server = await startTestServer();
+    const dataDir = await tempDir('payroll-held-creds-env-data-');
+    const folder = await tempDir('payroll-held-creds-env-watched-');
+    dirs.push(dataDir);
+    // PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET win over what is saved in Settings: here with a wrong secret.
+    await watching({ dataDir, folder, env: { PAYROLL_CLIENT_ID: TEST_CLIENT.id, PAYROLL_CLIENT_SECRET: 'not-the-secret-000' } });
+    await callOk(engine!, 'watch.start');
+    await writeFile(join(folder, 'census-env.csv'), censusCsv('held-creds-env'));
+
+    const job = await eventually(() => held('census-env.csv'), 60_000);
+    // Saved in Settings, the right ones would change nothing (the variables win), and the files would be held again
+    // with the same words: the words name the variables, and that the app is started again.
+    expect(job.lastError).toBe('The service did not accept the client ID test-client and its secret from the environment variables '
+      + 'PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET (it said: unknown client or wrong client secret). No file is uploaded until they are right: '
+      + 'set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET to the client ID and secret your service provider gave you, or remove both so that '
+      + 'the ones saved in Settings (or by `payroll-uploader credentials set --env sandbox`) are used, then start the app or the uploader '
+      + 'again: while either variable is set, what is saved in Settings is not used');
+    expect((await notices()).find((n) => n.message === job.lastError)).toMatchObject({ level: 'error', until: 'credentials-accepted' });
+    // The connection test of Settings tests them too, and says the same.
+    const test = await callOk(engine!, 'credentials.test', { profile: 'sandbox' });
+    expect(test).toMatchObject({ ok: false });
+    expect(test.message).toMatch(/^The service did not accept the client ID test-client and its secret from the environment variables PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET \(it said: [^)]*\)\. To change them, set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET to/);
+    expect(test.message).not.toMatch(/type them again/);
+
+    // The clerk saves the right ones and the app is started again without the variables: the saved ones are used.
+    await callOk(engine!, 'credentials.set', { profile: 'sandbox', clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret });
+    await engine!.stop();
+    engine = undefined;
+    await watching({ dataDir, folder });
+    await callOk(engine!, 'watch.start');
+    await eventually(() => uploaded('census-env.csv'), 60_000);
+  }, 180_000);
+
+  it('sends a file by itself when the right secret is saved while its sign-in with the old one awaits the refusal', async () => {
+    server = await startTestServer();
+    gate = await startGate(server.url);
+    const { folder } = await watching({ baseUrl: gate.url });
+    await callOk(engine!, 'credentials.set', { profile: 'sandbox', clientId: TEST_CLIENT.id, clientSecret: 'old-secret-000' });
+    await callOk(engine!, 'watch.start');
+    await writeFile(join(folder, 'census-race.csv'), censusCsv('held-creds-race'));
+
+    // The handshake's token request, made with the old secret, is held at the gate: no answer yet, the file is not
+    // held (it is in its handshake), so saving the new secret frees nothing.
+    await gate.tokenRequested;
+    await callOk(engine!, 'credentials.set', { profile: 'sandbox', clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret });
+    // Then the service's refusal of the old secret arrives.
+    gate.release();
+
+    // The new credentials decide: the file is asked for again with them and uploaded, never held for the old ones.
+    const settled = await eventually(async () => (await uploaded('census-race.csv')) ?? (await held('census-race.csv')), 60_000);
+    expect(settled.lastError ?? null).toBeNull();
+    expect(settled.outcome).toBe('uploaded');
+    expect((await notices()).some((n) => n.until === 'credentials-accepted')).toBe(false);
   }, 180_000);
 });

@@ -29,9 +29,30 @@ it('watch --once holds a file the service cannot take with these credentials, an
 
   const res = await runCli(['watch', dir, '--base-url', server.url, '--once'], env);
   expect(res.code).toBe(1);
+  // They came from PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET, which win over any saved with `credentials set`: those
+  // are what to change, not the saved ones (changed, they would not be used).
   expect(res.stderr).toContain(`failed: census-creds.csv: The service did not accept the client ID ${TEST_CLIENT.id} and its secret `
-    + '(it said: unknown client or wrong client secret). No file is uploaded until they are right:');
-  expect(res.stderr).toMatch(/On the command line, run `payroll-uploader credentials set --env \w+` \(or set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET\), then start the uploader again; it stays queued for the next run/);
+    + 'from the environment variables PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET (it said: unknown client or wrong client secret). '
+    + 'No file is uploaded until they are right: set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET to the client ID and secret your service '
+    + 'provider gave you, or remove both so that the ones saved in Settings (or by `payroll-uploader credentials set --env ');
+  expect(res.stderr).toMatch(/\) are used, then start the app or the uploader again: while either variable is set, what is saved in Settings is not used; it stays queued for the next run/);
+  expect(res.stderr).not.toContain('open Settings, type');
   // Nothing refused: the file stays claimed in place for the next run.
+  expect(await readdir(dir)).not.toContain('rejected');
+}, 120_000);
+
+it('watch --once names the variable that is missing when only one of the pair is set, not Settings', async () => {
+  const dataDir = await tempDir('payroll-watch-creds-half-data-');
+  const dir = await tempDir('payroll-watch-creds-half-');
+  dirs.push(dataDir, dir);
+  await writeFile(join(dir, 'census-half.csv'), censusCsv('watch-creds-half'));
+  const env = uploaderEnv(dataDir, { PAYROLL_CLIENT_SECRET: '' });
+
+  const res = await runCli(['watch', dir, '--base-url', server.url, '--once'], env);
+  expect(res.code).toBe(1);
+  expect(res.stderr).toContain('failed: census-half.csv: PAYROLL_CLIENT_ID is set but PAYROLL_CLIENT_SECRET is not. No file is uploaded '
+    + 'until a client ID and secret are set: set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET to the client ID and secret your service '
+    + 'provider gave you, or remove both so that the ones saved in Settings');
+  expect(res.stderr).not.toContain('open Settings, type');
   expect(await readdir(dir)).not.toContain('rejected');
 }, 120_000);

@@ -5,7 +5,8 @@ import {
   RECORD_KINDS, deliveryAttemptSchema, importCreatedSchema, importResultSchema, submissionResponseSchema, tokenResponseSchema,
 } from '../../../shared';
 import type { Logger } from '../../lib/logger';
-import { isSignInFailure, NetworkError, outcomeUnknown, signInFailure, UnexpectedResponseError } from './api-errors';
+import { isSignInFailure, NetworkError, outcomeUnknown, sentAs, signInFailure, UnexpectedResponseError } from './api-errors';
+import type { CredentialsSource } from '../credentials/resolve-credentials';
 import type { HttpResponse } from './http-transport';
 import { createTransport } from './http-transport';
 import { createProxyResolver } from './proxy-config';
@@ -17,11 +18,16 @@ import type { UploadOptions, UploadResult } from './upload-file';
 import { uploadFile } from './upload-file';
 import { checkUrl, joinUrl } from './url-policy';
 
+export type ApiCredentials = { clientId: string; clientSecret: string; source?: CredentialsSource };
+
 export type ApiClientOptions = {
   /** e.g. https://api.example.com or http://127.0.0.1:8787 (plain http only to loopback, else InsecureUrlError). */
   baseUrl: string;
-  /** Asked lazily, at each token request; the secret is never kept, logged or put in an error. */
-  credentials: () => Promise<{ clientId: string; clientSecret: string }>;
+  /**
+   * Asked lazily, at each token request; the secret is never kept, logged or put in an error. `source`: where they
+   * came from, told with a refusal (sentAs), since what the clerk can do about it depends on it.
+   */
+  credentials: () => Promise<ApiCredentials>;
   /** Explicit proxy for every target (loopback too); '' for none. Absent: HTTPS_PROXY/HTTP_PROXY minus NO_PROXY. */
   proxy?: string;
   logger?: Logger;
@@ -107,13 +113,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const tokens = createTokenCache(() =>
     withRetries(`POST ${TOKEN_PATH}`, 'safe', retry, log, async () => {
-      const { clientId, clientSecret } = await options.credentials();
+      const { clientId, clientSecret, source } = await options.credentials();
       if (!clientId || clientId.includes(':')) throw new Error('the client id must be non-empty and must not contain ":"');
       const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
       const res = await send('POST', joinUrl(base, TOKEN_PATH), {
         authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded',
       }, Buffer.from('grant_type=client_credentials'));
-      if (res.status !== 200) throw errorFromResponse(res, `POST ${TOKEN_PATH}`);
+      if (res.status !== 200) throw sentAs(errorFromResponse(res, `POST ${TOKEN_PATH}`), { clientId, ...(source ? { source } : {}) });
       const body = parseResponse(res, tokenResponseSchema, `POST ${TOKEN_PATH}`);
       log?.debug(`new access token for ${clientId}, valid ${body.expires_in} s`);
       return { accessToken: body.access_token, expiresInSeconds: body.expires_in };

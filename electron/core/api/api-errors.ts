@@ -1,4 +1,5 @@
 /** The typed failures of the API client: what went wrong, and whether trying again can help. */
+import type { CredentialsSource } from '../credentials/resolve-credentials';
 
 export type ApiErrorInit = {
   status: number;
@@ -83,6 +84,23 @@ export function signInFailure<T extends object>(error: T): T {
   return error;
 }
 export const isSignInFailure = (error: unknown): boolean => typeof error === 'object' && error !== null && signInFailures.has(error);
+
+/** The client a token request was made as, and where its credentials came from: never the secret. */
+export type SentCredentials = { clientId: string; source?: CredentialsSource };
+const sentWith = new WeakMap<object, SentCredentials>();
+
+/**
+ * Marks `error`, the failure of a token request, with the client it was made as. What to do about a refusal depends on
+ * where those credentials came from: environment variables win over the ones saved in Settings, so saving others there
+ * would change nothing (failure-words.ts).
+ */
+export function sentAs<T extends object>(error: T, credentials: SentCredentials): T {
+  sentWith.set(error, credentials);
+  return error;
+}
+/** The client a failed token request was made as (sentAs), if `error` is one. */
+export const credentialsSentWith = (error: unknown): SentCredentials | undefined =>
+  (typeof error === 'object' && error !== null ? sentWith.get(error) : undefined);
 
 /**
  * Marks `error` as one after which the service may hold what a census or receipt POST sent: the request went out

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, NetworkError, UnexpectedResponseError } from './api-errors';
+import { ApiError, NetworkError, sentAs, UnexpectedResponseError } from './api-errors';
 import { retriedNetworkWords, signInFailureWords } from './failure-words';
 
 const answer = (status: number, title: string, messages: string[], extra: { oauthError?: string; traceId?: string } = {}) =>
@@ -12,6 +12,17 @@ describe('sign-in failures in words (connection tests, and batches that could no
       expect(words).toMatch(/^The service did not accept this client ID and secret/);
       expect(words).not.toContain('/oauth/v1/access-token');
     }
+  });
+
+  it('names the environment variables, not the form, when the credentials they give are refused', () => {
+    const error = sentAs(answer(401, 'Unauthorized', ['unknown client or wrong client secret']), { clientId: 'ci-bot', source: 'env' });
+    expect(signInFailureWords(error)).toBe('The service did not accept the client ID ci-bot and its secret from the environment variables '
+      + 'PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET (it said: unknown client or wrong client secret). To change them, set PAYROLL_CLIENT_ID '
+      + 'and PAYROLL_CLIENT_SECRET to the client ID and secret your service provider gave you, or remove both so that the ones saved in '
+      + 'Settings (or by `payroll-uploader credentials set`) are used, then start the app or the uploader again: while either variable is '
+      + 'set, what is saved in Settings is not used.');
+    const saved = sentAs(answer(401, 'Unauthorized', []), { clientId: 'acme', source: 'keychain' });
+    expect(signInFailureWords(saved)).toMatch(/^The service did not accept this client ID and secret\. Check both with your service provider, type them again/);
   });
 
   it('points at the base URL when nothing there signs clients in', () => {

@@ -7,7 +7,9 @@
  * reason, in brackets, for whoever looks further.
  */
 import { describeError } from '../../lib/fs-errors';
-import { ApiError, NetworkError, UnexpectedResponseError } from './api-errors';
+import { environmentFixWords } from '../credentials/credential-errors';
+import type { CredentialsSource } from '../credentials/resolve-credentials';
+import { ApiError, credentialsSentWith, NetworkError, UnexpectedResponseError } from './api-errors';
 import { isTlsFailure } from './http-transport';
 
 const UNREACHABLE_HOST = new Set(['ENOTFOUND', 'EAI_AGAIN']);
@@ -65,6 +67,10 @@ export function signInFailureWords(error: unknown): string {
     return 'Something answered at this base URL, but not as the service does: check the base URL with your service provider.';
   }
   if (isClientRefusal(error)) {
+    // Typed again in Settings, they would change nothing while the environment's win: those are named instead.
+    if (credentialsSentWith(error)?.source === 'env') {
+      return `${clientRefusalWords(error, refusedClient(error))} To change them, ${environmentFixWords(undefined)}.`;
+    }
     return `${clientRefusalWords(error, 'this client ID and secret')} Check both with your service provider, type them again and test once more.`;
   }
   if (error.status === 404 || error.status === 405) {
@@ -82,6 +88,18 @@ export function isClientRefusal(error: ApiError): boolean {
   return !(error instanceof UnexpectedResponseError) && (error.status === 401 || error.oauthError === 'invalid_client');
 }
 
+/**
+ * The client a refused token request was made as, for clientRefusalWords: its ID, and the environment variables when
+ * they gave it ("the client ID acme and its secret from the environment variables …"). `clientId`: the one the
+ * request is known to have been made as when the error does not say (sentAs).
+ */
+export function refusedClient(error: unknown, clientId?: string): string {
+  const sent = credentialsSentWith(error);
+  const id = sent?.clientId ?? clientId;
+  const client = id ? `the client ID ${id} and its secret` : 'this client ID and secret';
+  return sent?.source === 'env' ? `${client} from the environment variables PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET` : client;
+}
+
 /** "The service did not accept <client> (it said: …)." */
 export function clientRefusalWords(error: ApiError, client: string): string {
   const said = error.messages.join('; ');
@@ -94,8 +112,11 @@ export function clientRefusalWords(error: ApiError, client: string): string {
  * as MissingCredentialsError's words are shared), so both ways are named, the clerk's first. `profile` is the
  * environment (`sandbox`) the command line names. Said after a colon ("No file is uploaded until …: open Settings"),
  * and with no full stop at the end, as a reason the queue keeps (the screens and the command line end it their way).
+ * `source` 'env': the credentials came from PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET, which win over the ones saved
+ * in Settings: saving others there would be refused again, so the variables are what to change.
  */
-export function credentialsFixWords(profile: string | undefined): string {
+export function credentialsFixWords(profile: string | undefined, source?: CredentialsSource): string {
+  if (source === 'env') return environmentFixWords(profile);
   return 'open Settings, type the client ID and secret your service provider gave you, save them and test the '
     + 'connection; the files waiting then go on their own. On the command line, run '
     + `\`payroll-uploader credentials set${profile ? ` --env ${profile}` : ''}\` (or set PAYROLL_CLIENT_ID and `

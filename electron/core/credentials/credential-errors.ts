@@ -1,4 +1,5 @@
 /** Typed errors of the credentials service. None of them ever carries a secret. */
+import type { CredentialsSource } from './resolve-credentials';
 
 const HEADLESS_HINT = 'set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET instead';
 
@@ -51,6 +52,22 @@ export class KeychainLockedError extends KeychainUnavailableError {
   }
 }
 
+/**
+ * What to do about a client ID and secret taken from PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET that the service does
+ * not accept, or about one of the two set without the other. They win over the ones saved in Settings or by
+ * `credentials set` (resolve-credentials.ts), so saving others there changes nothing while either is set; and the app
+ * or command reads them when it starts, so it must be started again. With no full stop at the end: said after a colon
+ * ("No file is uploaded until they are right: set …") or as a sentence of its own.
+ */
+export function environmentFixWords(profile: string | undefined): string {
+  return 'set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET to the client ID and secret your service provider gave you, '
+    + 'or remove both so that the ones saved in Settings (or by '
+    + `\`payroll-uploader credentials set${profile ? ` --env ${profile}` : ''}\`) are used, then start the app or the `
+    + 'uploader again: while either variable is set, what is saved in Settings is not used';
+}
+
+const capitalized = (words: string): string => words.charAt(0).toUpperCase() + words.slice(1);
+
 /** No client id or secret could be found for the profile. */
 export class MissingCredentialsError extends Error {
   override readonly name = 'MissingCredentialsError';
@@ -58,11 +75,16 @@ export class MissingCredentialsError extends Error {
     readonly profile: string,
     /** What is missing, without what to do ("No client id is set for the sandbox profile."). */
     readonly detail: string,
+    /**
+     * 'env': the environment variables are what is wrong (one set without the other): only they can mend it, so the
+     * words name them, not Settings.
+     */
+    readonly source: CredentialsSource = 'keychain',
   ) {
     // The desktop app and the command line share this message: the clerk's way first, the command line's after.
-    super(
-      `${detail} Enter them in the app's Settings; on the command line run \`payroll-uploader credentials set --env ${profile}\` ` +
-        'or set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET.',
-    );
+    super(source === 'env'
+      ? `${detail} ${capitalized(environmentFixWords(profile))}.`
+      : `${detail} Enter them in the app's Settings; on the command line run \`payroll-uploader credentials set --env ${profile}\` ` +
+        'or set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET.');
   }
 }

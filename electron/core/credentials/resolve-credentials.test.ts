@@ -77,6 +77,10 @@ describe('resolveCredentials', () => {
     const error = await caught(resolveCredentials({ profile: 'local', settings: settings.get(), store, env: { PAYROLL_CLIENT_ID: 'x' } }));
     expect(error).toBeInstanceOf(MissingCredentialsError);
     expect(error.message).toMatch(/PAYROLL_CLIENT_ID is set but PAYROLL_CLIENT_SECRET is not/);
+    // Only the variables can mend it (they win over Settings): those are named, and that the app starts again.
+    expect((error as MissingCredentialsError).source).toBe('env');
+    expect(error.message).toMatch(/\. Set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET to the client ID and secret your service provider gave you, or remove both .* then start the app or the uploader again: while either variable is set, what is saved in Settings is not used\.$/);
+    expect(error.message).not.toContain('Enter them in the app\'s Settings');
   });
 
   it('tells how to fix a profile without client id', async () => {

@@ -72,7 +72,7 @@ export async function resolveCredentials(options: ResolveCredentialsOptions): Pr
   if (envId && envSecret) return new ClientCredentials(envId, envSecret, 'env');
   if (envId || envSecret) {
     const [set, unset] = envId ? [CLIENT_ID_ENV, CLIENT_SECRET_ENV] : [CLIENT_SECRET_ENV, CLIENT_ID_ENV];
-    throw new MissingCredentialsError(profile, `${set} is set but ${unset} is not: set both, or neither to use the keychain.`);
+    throw new MissingCredentialsError(profile, `${set} is set but ${unset} is not.`, 'env');
   }
 
   const clientId = settings.profiles[profile].clientId;

@@ -1,7 +1,8 @@
 /** Sorts the API client's errors into what the queue does next, and words them for the clerk. */
-import { AbortError, ApiError, FileChangedError, isSignInFailure, NetworkError } from '../api/api-errors';
-import { clientRefusalWords, credentialsFixWords, isClientRefusal, retriedNetworkWords } from '../api/failure-words';
+import { AbortError, ApiError, credentialsSentWith, FileChangedError, isSignInFailure, NetworkError } from '../api/api-errors';
+import { clientRefusalWords, credentialsFixWords, isClientRefusal, refusedClient, retriedNetworkWords } from '../api/failure-words';
 import { MissingCredentialsError } from '../credentials/credential-errors';
+import type { CredentialsSource } from '../credentials/resolve-credentials';
 import { describeError } from '../../lib/fs-errors';
 
 export type Failure =
@@ -72,17 +73,21 @@ export function waitReason(lead: string, failure: Failure, error: unknown, what:
 /**
  * Why nothing can be sent until the client's credentials are changed, in words with what to do, or undefined: the
  * service refused the client ID and secret a token was asked with, or none are set. Trying again on a timer cannot
- * end either. `client` is the queue's service (its environment and client ID), when it has one.
+ * end either. `client` is the queue's service (its environment and client ID), when it has one. What to do depends on
+ * where the credentials came from (the API client tells it with the refusal, resolve-credentials with a missing one):
+ * the environment variables win over the ones saved in Settings, so they are what must change.
  */
 export function credentialsProblem(error: unknown, client: { profile?: string; clientId?: string } | undefined): string | undefined {
   let fact: string;
+  let source: CredentialsSource | undefined;
   if (error instanceof MissingCredentialsError) {
     fact = `${error.detail} No file is uploaded until a client ID and secret are set:`;
+    source = error.source;
   } else if (error instanceof ApiError && isSignInFailure(error) && isClientRefusal(error)) {
-    const which = client?.clientId ? `the client ID ${client.clientId} and its secret` : 'this client ID and secret';
-    fact = `${clientRefusalWords(error, which)} No file is uploaded until they are right:`;
+    fact = `${clientRefusalWords(error, refusedClient(error, client?.clientId))} No file is uploaded until they are right:`;
+    source = credentialsSentWith(error)?.source;
   } else {
     return undefined;
   }
-  return `${fact} ${credentialsFixWords(client?.profile ?? (error instanceof MissingCredentialsError ? error.profile : undefined))}`;
+  return `${fact} ${credentialsFixWords(client?.profile ?? (error instanceof MissingCredentialsError ? error.profile : undefined), source)}`;
 }

@@ -49,12 +49,20 @@ function hold(core: QueueCore, jobs: Job[], reason: string, until: NoticeEnd): v
 }
 
 /**
+ * How many times the client's credentials have changed in this queue's life (UploadQueue.retryHeld counts them): read
+ * when a handshake begins and again when its credentials are refused.
+ */
+export type CredentialsChanges = () => number;
+
+/**
  * Requests grants for `jobs` (all in state granting). Never throws: every outcome is journaled. `attempts` is left
  * alone on success so that an address refused again and again after fresh grants still backs off. Resolves true when
  * the service issued grants: the client may make handshakes (so nothing is held any more for a missing scope).
  */
-export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boolean> {
+export async function requestGrants(core: QueueCore, jobs: Job[], credentialsChanges: CredentialsChanges = () => 0): Promise<boolean> {
   if (jobs.length === 0) return false;
+  // Before the token request reads the credentials: a refusal counts as theirs only if none were saved since.
+  const credentialsAt = credentialsChanges();
   try {
     // A stop cuts the request and its retries short: the files stay in granting and go again at the next start.
     const grants = await core.api.requestGrants(jobs.map(metadataOf), core.signal);
@@ -80,6 +88,13 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boole
     if (core.signal.aborted) return false;
     // The service does not accept the client ID and secret (a rotated secret), or none are set: only new ones help.
     const credentials = credentialsProblem(error, core.service);
+    if (credentials !== undefined && credentialsChanges() !== credentialsAt) {
+      // The refusal is of credentials replaced while it was awaited: the change's release of held files (retryHeld)
+      // has run already and would never come again for these. They stay in granting, so the pump asks again at
+      // once, with the new credentials, which decide (held then if they are refused too). No try is counted.
+      core.logger.info(`the client's credentials changed while a handshake for ${jobs.length} file(s) was under way: asked again with the new ones`);
+      return false;
+    }
     if (credentials !== undefined) {
       hold(core, jobs, credentials, 'credentials-accepted');
       return false;
@@ -90,7 +105,7 @@ export async function requestGrants(core: QueueCore, jobs: Job[]): Promise<boole
     if (refused && jobs.length > 1) {
       // One item spoils the whole request: ask again one by one to learn which (never parse the server's wording).
       let granted = false;
-      for (const job of jobs) granted = (await requestGrants(core, [job])) || granted;
+      for (const job of jobs) granted = (await requestGrants(core, [job], credentialsChanges)) || granted;
       return granted;
     }
     if (failure.kind === 'http' && failure.status === 403) {

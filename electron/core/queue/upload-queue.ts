@@ -118,7 +118,8 @@ export type UploadQueue = {
   retryNow(id: number): Job | undefined;
   /**
    * The credentials of this queue's client changed (saved in Settings): the files held until the clerk acts are tried
-   * again now, so a file held because the service refused the old ones (or there were none) goes on by itself.
+   * again now, so a file held because the service refused the old ones (or there were none) goes on by itself; so
+   * does a file whose handshake was under way with the old ones: refused, it is asked for again at once, not held.
    */
   retryHeld(): void;
   on: TypedEmitter<QueueEvents>['on'];
@@ -180,6 +181,11 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   let startedAt = 0;
   const busy = new Map<number, Promise<void>>();
   let handshake: Promise<void> | undefined;
+  /**
+   * Changes of the client's credentials (retryHeld): a handshake refused for credentials changed since it began is not
+   * held but asked again at once (grant-step.ts), as the release of held files that the change made has run already.
+   */
+  let credentialsChanges = 0;
   let pumpQueued = false;
   let timer: NodeJS.Timeout | undefined;
   let idleWaiters: Array<() => void> = [];
@@ -392,7 +398,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const oldest = Math.min(...ready.map((job) => job.stateChangedAt));
       if (ready.length >= LIMITS.submissionItems || (ready.length > 0 && (!stillReading || t - oldest >= grantBatchWaitMs))) {
         const batch = ready.slice(0, LIMITS.submissionItems);
-        handshake = requestGrants(core, batch)
+        handshake = requestGrants(core, batch, () => credentialsChanges)
           .catch((error: unknown) => {
             for (const job of batch) {
               try {
@@ -664,6 +670,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       return updated;
     },
     retryHeld() {
+      // Counted first: a handshake under way now was made with the old credentials, and its refusal is not held.
+      credentialsChanges += 1;
       if (!running || closed) return;
       freeHeld('the client\'s credentials changed');
     },

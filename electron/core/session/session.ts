@@ -22,7 +22,7 @@ import { createLogger, type Logger } from '../../lib/logger';
 import { whenLockLost } from '../../lib/process-lock';
 import { createTypedEmitter, type TypedEmitter } from '../../lib/typed-emitter';
 import type { RunningServer, StartOptions } from '../../server/server';
-import { ApiError, createApiClient, type ApiClient, type DeliveriesFilter } from '../api';
+import { ApiError, createApiClient, type ApiClient, type ApiCredentials, type DeliveriesFilter } from '../api';
 import { clientIdOf, resolveCredentials, type SecretStore } from '../credentials';
 import {
   JOURNAL_FILE, LOCK_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
@@ -223,7 +223,7 @@ export function createSession(options: SessionOptions): Session {
    * to the client its jobs were queued as, and a client id changed behind its back (another window, the command line)
    * must not send them as the new client. The pipeline then moves to the new client, and those jobs wait for theirs.
    */
-  const credentialsOf = (profile: ProfileName, pinned?: string) => async (): Promise<{ clientId: string; clientSecret: string }> => {
+  const credentialsOf = (profile: ProfileName, pinned?: string) => async (): Promise<ApiCredentials> => {
     const app = profile === 'local' ? local.client() : undefined;
     const found = app ? { clientId: app.clientId, clientSecret: app.clientSecret }
       : await resolveCredentials({ profile, settings: settings(), store: options.secrets, env });
