@@ -76,8 +76,12 @@ export function signInFailureWords(error: unknown): string {
   if (error.status === 404 || error.status === 405) {
     return `The service has no sign-in at this base URL (it answered ${error.status} ${error.title}): check the base URL with your service provider.`;
   }
-  const trace = error.status >= 500 && error.traceId ? ` (trace id ${error.traceId}: give it to support if this goes on)` : '';
-  return `The service could not sign this client in: it answered ${error.status} ${error.title}${said ? ` (${said})` : ''}${trace}.`;
+  return `The service could not sign this client in: it answered ${error.status} ${error.title}${said ? ` (${said})` : ''}${supportTrace(error)}.`;
+}
+
+/** A failure of the service's own (5xx) names its trace id, in brackets: support finds the request by it. */
+export function supportTrace(error: ApiError): string {
+  return error.status >= 500 && error.traceId ? ` (trace id ${error.traceId}: give it to support if this goes on)` : '';
 }
 
 /**

@@ -6,7 +6,7 @@
  * test says them (failure-words.ts). Each error keeps its kind, so it crosses the bridge as before (service_error with
  * the service's status, network_error, not_found, conflict), with the API client's own error as its cause.
  */
-import { ApiError, isSignInFailure, NetworkError, signInFailureWords, unansweredWords, unreachedWords, UnexpectedResponseError } from '../api';
+import { ApiError, isSignInFailure, NetworkError, signInFailureWords, supportTrace, unansweredWords, unreachedWords, UnexpectedResponseError } from '../api';
 import { describeError } from '../../lib/fs-errors';
 import { ConflictError, NotFoundError } from './session-errors';
 
@@ -27,9 +27,6 @@ class ServiceAnswerError extends ApiError {
 
 /** What the service said, or its status when it said nothing. */
 const saidBy = (error: ApiError): string => error.messages.join('; ') || `${error.status} ${error.title}`;
-/** A failure of the service's own (5xx) names its trace id: support finds the request by it. */
-const traceOf = (error: ApiError): string =>
-  (error.status >= 500 && error.traceId ? ` (trace id ${error.traceId}: give it to support if this goes on)` : '');
 
 /**
  * A call that did not get through for a reason any of the Deliveries calls can meet, in words; undefined for an
@@ -58,7 +55,7 @@ function commonWords(error: unknown, what: string): Error | undefined {
     );
   }
   if (error.status >= 500 || error.status === 429) {
-    return new ServiceAnswerError(`The service could not answer now (it said: ${saidBy(error)})${traceOf(error)}. Try again in a while.`, error);
+    return new ServiceAnswerError(`The service could not answer now (it said: ${saidBy(error)})${supportTrace(error)}. Try again in a while.`, error);
   }
   return undefined;
 }
