@@ -34,6 +34,7 @@ export const STATUS_TITLES: Record<number, string> = {
   501: 'Not Implemented',
   503: 'Service Unavailable',
   505: 'HTTP Version Not Supported',
+  507: 'Insufficient Storage',
 };
 
 export function errorBody(statusCode: number, errors: string[], extra: Partial<ErrorBody> = {}): ErrorBody {

@@ -12,3 +12,4 @@ export * from './csv-template';
 export * from './loopback';
 export * from './settings.schema';
 export * from './quick-row-check';
+export * from './inexact-numbers';

@@ -1,7 +1,8 @@
 /** `payroll-uploader credentials set|delete|status --env E`: the client secret lives in the OS keychain. */
 import { parseArgs } from 'node:util';
 import { profileSchema } from '../../shared/settings.schema';
-import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, readKeychainState, saveCredentials } from '../core/credentials';
+import { CLIENT_ID_ENV, CLIENT_SECRET_ENV, forgetCredentials, halfSetEnvironment, readKeychainState, saveCredentials } from '../core/credentials';
+import { credentialsProblem } from '../core/queue/failures';
 import { openCliContext, profileOf, usageErrors } from './cli-context';
 import { readLine, readSecret } from './secret-input';
 import { EXIT, UsageError } from './usage-error';
@@ -56,15 +57,19 @@ export async function credentialsCommand(args: string[]): Promise<number> {
   // A keychain that cannot be used (missing, locked) is part of the answer, not a failure of the command.
   const { stored, problem } = await readKeychainState(ctx.secrets, profile, clientId);
   const fromEnv = Boolean(process.env[CLIENT_ID_ENV] && process.env[CLIENT_SECRET_ENV]);
+  // One variable without the other stops every upload (whatever the keychain holds): said in watch's own words.
+  const missing = halfSetEnvironment(profile);
+  const halfSet = missing ? credentialsProblem(missing, { profile }) : undefined;
   const lines = [
     `profile: ${profile}`,
     `client id: ${clientId ?? '(not set)'}`,
     `secret in keychain: ${stored ? 'yes' : problem ? 'cannot tell (see below)' : 'no'}`,
     `keychain: ${problem ? `unavailable: ${problem}` : 'available'}`,
-    `environment variables ${CLIENT_ID_ENV}/${CLIENT_SECRET_ENV}: ${fromEnv ? 'set (they take precedence)' : 'not set'}`,
+    `environment variables ${CLIENT_ID_ENV}/${CLIENT_SECRET_ENV}: ${fromEnv ? 'set (they take precedence)' : halfSet ?? 'not set'}`,
   ];
   out(lines.join('\n'), {
     profile, clientId: clientId ?? null, secretStored: stored, keychainAvailable: !problem, ...(problem ? { keychainProblem: problem } : {}), env: fromEnv,
+    ...(halfSet ? { envProblem: halfSet } : {}),
   });
-  return fromEnv || stored ? EXIT.ok : EXIT.failure;
+  return !halfSet && (fromEnv || stored) ? EXIT.ok : EXIT.failure;
 }

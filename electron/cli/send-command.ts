@@ -1,6 +1,6 @@
 /** `payroll-uploader send census|receipt <file.json>`: a direct JSON import, journaled like every send. */
 import { parseArgs } from 'node:util';
-import { LIMITS } from '../../shared';
+import { LIMITS, inexactNumberProblem } from '../../shared';
 import { BatchValidationError } from '../core/queue';
 import { createLogger } from '../lib/logger';
 import { openCliContext, usageErrors } from './cli-context';
@@ -11,7 +11,8 @@ import { EXIT, UsageError } from './usage-error';
 export const SEND_USAGE = `Usage: payroll-uploader send census|receipt <file.json> [--env local|sandbox|production] [--base-url URL] [--json]
 
   Sends a JSON array of census or receipt records (up to 5 MB, UTF-8 text, with or without a byte order mark) as a
-  direct import. The records are checked against the service's rules first; nothing is sent when any is invalid.
+  direct import. The records are checked against the service's rules first (a number with more digits than it can
+  hold exactly among them); nothing is sent when any is invalid.
   With --json one line tells the outcome: { batch, created } when sent, and with "error" (and "problems", the
   invalid records) when not.`;
 
@@ -38,11 +39,17 @@ export function readRecordsFile(file: string): unknown {
   } catch {
     throw new Error(`${file} is not UTF-8 text; save it as UTF-8 (in Notepad: Save as, Encoding UTF-8) and send it again`);
   }
+  let records: unknown;
   try {
-    return JSON.parse(text);
+    records = JSON.parse(text);
   } catch (error) {
     throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
   }
+  // JSON.parse would round 12.3400000000000000001 to 12.34 and send that: the service refuses such a number (400),
+  // and so does this, with its words, before anything is sent.
+  const inexact = inexactNumberProblem(text);
+  if (inexact) throw new Error(`nothing was sent: in ${file}, ${inexact}`);
+  return records;
 }
 
 export async function sendCommand(args: string[]): Promise<number> {

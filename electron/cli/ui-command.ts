@@ -10,12 +10,16 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createBridgeHandlers, relayEvents } from '../core/bridge';
+import { LOCK_FILE } from '../core/queue';
 import { KeychainSecretStore } from '../core/credentials';
 import { createSession } from '../core/session';
 import { createSettingsStore } from '../core/settings';
 import { appDataDir } from '../lib/app-data';
 import { describeError } from '../lib/fs-errors';
 import { createLogger } from '../lib/logger';
+import { printableText } from '../lib/printable-name';
+import { LockedError, acquireProcessLock } from '../lib/process-lock';
+import type { Logger } from '../lib/logger';
 import { usageErrors } from './cli-context';
 import { SIGN_IN_CODE_TTL_MS } from './ui/sign-ins';
 import { startUiServer } from './ui/ui-server';
@@ -76,6 +80,35 @@ function mayReadInput(): boolean {
   }
 }
 
+/** Another Payroll Uploader's hold on the data folder `dataDir` (its upload journal's lock), in the words `ui` says. */
+function heldBy(error: LockedError, dataDir: string): LockedError {
+  const { holder, path } = error;
+  const held = new LockedError(path, holder, '--data-dir');
+  held.message = `another Payroll Uploader already holds the data folder ${printableText(dataDir)} (its ${printableText(holder.what)}, `
+    + `process ${holder.pid} on ${printableText(holder.host)}, since ${new Date(holder.since).toLocaleString()}: the desktop app, `
+    + 'another `payroll-uploader ui` or a `payroll-uploader watch`), so this one does not start: use the window or browser tab '
+    + 'already open on it, or stop the other one first (or give this one its own data folder with --data-dir). '
+    + `Lock file: ${printableText(path)}`;
+  return held;
+}
+
+/**
+ * Runs `step` (a look at the data folder's uploader lock, or the upload journal's opening), refusing to go on when
+ * another Payroll Uploader (the desktop app, another `ui`, a `watch`) holds the data folder: a second app on the same
+ * folder could not upload, nor run its own built-in server (the first one's runs there), and its screens would only
+ * say that server is stopped. So it does not start: it says which process holds the folder and what to do, and exits
+ * 3 (main.ts). Any other trouble (a damaged journal, say) is left to the screens, which say it and offer what to do.
+ */
+async function unlessHeld(dataDir: string, logger: Logger, step: () => Promise<unknown>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    if (error instanceof LockedError && resolve(error.path) === resolve(dataDir, LOCK_FILE)) throw heldBy(error, dataDir);
+    // Said by the watch's start just after, and by the screens: not twice here.
+    logger.debug(`the upload journal could not be opened yet: ${describeError(error)}`);
+  }
+}
+
 export async function uiCommand(args: string[]): Promise<number> {
   const flags = parseUiFlags(args);
   const logger = createLogger('ui');
@@ -89,7 +122,14 @@ export async function uiCommand(args: string[]): Promise<number> {
   const handlers = createBridgeHandlers({ session, logger: logger.child('bridge') });
   let server;
   try {
+    // Looked at first as the journal's own open would take it, since a journal opened with no service to upload to
+    // (the built-in server stopped, say) takes none; then the journal opened for the service, holding the folder.
+    const lockFile = resolve(flags.dataDir, LOCK_FILE);
+    await unlessHeld(flags.dataDir, logger, async () => {
+      if (existsSync(lockFile)) await (await acquireProcessLock(lockFile, 'uploader', '--data-dir', { say: (m) => logger.warn(m) })).release();
+    });
     if (flags.localServer) await session.startLocalServer();
+    await unlessHeld(flags.dataDir, logger, () => session.queue());
     server = await startUiServer({
       handlers, rendererDir: renderer, host: flags.host, port: flags.port, logger: logger.child('http'),
       subscribe: (send) => relayEvents(session, send),

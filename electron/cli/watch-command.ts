@@ -1,21 +1,24 @@
 /** `payroll-uploader watch <folder>`: watches a folder and uploads what the payroll system exports into it. */
 import { lstat, readdir, stat } from 'node:fs/promises';
-import type { ImportResult } from '../../shared';
-import type { Job } from '../core/queue';
+import { NotFiledError, unfinishedWords, whenJournalLost, type Job } from '../core/queue';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UnreadableFileError, isCandidateName, unreadableFolderMessage } from '../core/watcher';
 import { isDenied, isGone } from '../lib/fs-errors';
 import { createLogger } from '../lib/logger';
-import { printableName } from '../lib/printable-name';
+import { printableName, printableText } from '../lib/printable-name';
 import { whenLockLost } from '../lib/process-lock';
 import { baseUrlOf } from '../../shared/settings.schema';
 import { openCliContext, usageErrors } from './cli-context';
 import { openCliSession } from './cli-session';
 import { EXIT, UsageError } from './usage-error';
+import { describeImport, describeUnknownImport } from './watch-import';
 import { attachOutput } from './watch-output';
 
-export const WATCH_USAGE = `Usage: payroll-uploader watch [<folder>] [--env local|sandbox|production] [--base-url URL] [--once] [--json]
+/** How long, by default, an uploaded file's processing result is waited for in local mode (PAYROLL_RESULT_WAIT_S). */
+const DEFAULT_RESULT_WAIT_S = 60;
+
+export const WATCH_USAGE = `Usage: payroll-uploader watch [<folder>] [--env local|sandbox|production] [--base-url URL] [--once [--max-wait S]] [--json]
 
   Watches <folder> (default: the watchedFolder setting) and uploads every finished *.csv export through the
   file handshake; files are then moved to uploaded/<date>/, rejected/ (with <name>.error.txt) or duplicates/.
@@ -23,18 +26,30 @@ export const WATCH_USAGE = `Usage: payroll-uploader watch [<folder>] [--env loca
                 file's processing result once the server has processed it; without --env, so does a
                 Local profile that names that server (a Local address of your own is used as it is)
   --once        handles the files there now, waits for their uploads, and exits
-                (exit code 1 when any file failed: for scheduled tasks)
+                (exit code 1 when any file failed: for scheduled tasks; in local mode also
+                when the service refused a file, or any of its rows, after its upload)
   --max-wait S  with --once: how long to wait for a file still being written (default 600 s);
                 a file still changing then stays in place for the next run (exit code 1); so does
                 a file that cannot be read (access denied, or locked through the retries), said at once
   --json        one JSON line per event on standard output
   Exit code 3: another uploader already works on this data folder.
+  Exit code 4 (--once, local mode): every file went up and none failed, but the processing result of one or more
+  was not known after ${DEFAULT_RESULT_WAIT_S} s (PAYROLL_RESULT_WAIT_S): said per file, with where to ask for it.
   Exit code 1 also when the data folder is removed (or taken by another uploader) while this one runs: it stops.`;
 
 /** How long `--once` waits, by default, for a file to stop changing. */
 const DEFAULT_MAX_WAIT_S = 600;
-/** Processing-result lines shown per file in local mode. */
-const RESULT_ERRORS_SHOWN = 20;
+
+/**
+ * `PAYROLL_RESULT_WAIT_S`: how long a file's processing result is waited for after its upload (a big file takes the
+ * local server a while), in seconds.
+ */
+function resultWaitS(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PAYROLL_RESULT_WAIT_S;
+  if (raw === undefined || raw === '') return DEFAULT_RESULT_WAIT_S;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`PAYROLL_RESULT_WAIT_S must be a whole number of seconds, not "${raw}"`);
+  return Number(raw);
+}
 
 /** The candidate files in the folder right now; a folder this user may not list is said in plain words. */
 async function candidates(folder: string): Promise<Set<string>> {
@@ -46,14 +61,6 @@ async function candidates(folder: string): Promise<Set<string>> {
     if (isCandidateName(entry.name) && !entry.isDirectory()) found.add(join(folder, entry.name));
   }
   return found;
-}
-
-function describeImport(job: Job, result: ImportResult): string {
-  if (result.status === 'REJECTED') return `processed ${printableName(job.name)} (import ${result.id}): the service refused the whole file: ${result.reason ?? 'no reason given'}`;
-  const lines = [`processed ${printableName(job.name)} (import ${result.id}): ${result.acceptedRecords} row(s) accepted, ${result.rejectedRecords} refused`];
-  for (const e of result.errors.slice(0, RESULT_ERRORS_SHOWN)) lines.push(`    ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);
-  if (result.errors.length > RESULT_ERRORS_SHOWN) lines.push(`    ... and ${result.errors.length - RESULT_ERRORS_SHOWN} more`);
-  return lines.join('\n');
 }
 
 export async function watchCommand(args: string[]): Promise<number> {
@@ -71,6 +78,8 @@ export async function watchCommand(args: string[]): Promise<number> {
     throw new UsageError(`which folder? payroll-uploader watch <folder>, or set "watchedFolder" in the settings file ${ctx.settings.path}`);
   }
   const folder = resolve(given);
+  // The folder as this command says it: a line break in its path cannot break or forge a line of output or of the log.
+  const shownFolder = printableText(folder);
   // Nothing there is waited for (it may be a network drive not connected yet), but a file is a mistake to say at once.
   let missing = false;
   const info = await stat(folder).catch((error: unknown) => {
@@ -80,9 +89,9 @@ export async function watchCommand(args: string[]): Promise<number> {
     return undefined;
   });
   if (info && !info.isDirectory()) {
-    throw new UsageError(`${folder} is a file, not a folder: give the folder the payroll system saves its exports in`);
+    throw new UsageError(`${shownFolder} is a file, not a folder: give the folder the payroll system saves its exports in`);
   }
-  if (values.once && !info) throw new Error(`${folder} is not a folder`);
+  if (values.once && !info) throw new Error(`${shownFolder} is not a folder`);
 
   const logger = createLogger('watch');
   const json = Boolean(values.json);
@@ -100,19 +109,55 @@ export async function watchCommand(args: string[]): Promise<number> {
     detach = attachOutput(opened, { json, tty: Boolean(process.stderr.isTTY) && !json }, process.stdout, process.stderr, () => interrupt());
   });
   const profile = session.profile();
-  // In local mode the clerk sees what the service made of each file: rows accepted and refused, with reasons.
+  let interrupted = false;
+  let stopAsking = (): void => undefined;
+  // In local mode the clerk sees what the service made of each file: rows accepted and refused, with reasons. A file
+  // whose import ended with rows refused, or refused as a whole, failed (watch-import.ts): --once exits 1 for it.
+  // A file whose result is not known when the wait ends (processing slow, the server unreachable) is not called done
+  // either: it may have rows refused. It is said, with where to ask, and --once exits 4 for it (unless a file failed).
   const results = new Set<Promise<void>>();
+  const importsFailed = new Set<number>();
+  const importsUnknown = new Set<number>();
   if (profile === 'local') {
+    const waitS = resultWaitS();
+    let closing = false;
+    const unknown = (job: Job, importId: string, why: { waitS: number } | { fetchError: string }) => {
+      // A run stopping (Ctrl+C, a lost lock) asks no more; it says what was interrupted instead.
+      if (closing || interrupted) return;
+      importsUnknown.add(job.id);
+      // Where the file went: the built-in server this run started (stopped with it), or the Local address used.
+      const server = session.localServer.running()?.url ?? baseUrlOf(session.settings(), 'local') ?? '';
+      const text = describeUnknownImport(job.name, importId, server, why);
+      if (json) {
+        const data = { id: importId, name: job.name, ...('waitS' in why ? { waitedS: why.waitS } : { reason: why.fetchError }) };
+        process.stdout.write(`${JSON.stringify({ event: 'importUnknown', at: new Date().toISOString(), data })}\n`);
+      } else process.stderr.write(`${text}\n`);
+    };
     session.on('result', (job) => {
-      if (job.state !== 'uploaded' || !job.importId) return;
-      const shown = session.importResult(job.importId).then((result) => {
-        if (!result) return;
+      const importId = job.importId;
+      if (job.state !== 'uploaded' || !importId) return;
+      const shown = session.importResult(importId, waitS * 1000).then(async (result) => {
+        if (!result) return unknown(job, importId, { waitS });
+        // Kept in the journal too, as the desktop app keeps it (import-results.ts): History then shows what the
+        // service made of the file. A journal that cannot note it (lost, full disk) only loses that note: the result
+        // is still said, and counts.
+        try {
+          (await session.queue()).keepImportResult({ job: job.id }, result);
+        } catch (error) {
+          logger.warn(`the processing result of ${printableName(job.name)} could not be kept for History: ${(error as Error).message}`);
+        }
+        const outcome = describeImport(job.name, result);
+        if (outcome.failed) importsFailed.add(job.id);
         if (json) process.stdout.write(`${JSON.stringify({ event: 'import', at: new Date().toISOString(), data: result })}\n`);
-        else process.stdout.write(`${describeImport(job, result)}\n`);
-      }, (error: Error) => logger.warn(`the processing result of ${printableName(job.name)} could not be fetched: ${error.message}`));
+        // A failure is said on standard error, like every other failure.
+        else (outcome.failed ? process.stderr : process.stdout).write(`${outcome.text}\n`);
+      }, (error: Error) => unknown(job, importId, { fetchError: error.message }));
       results.add(shown);
       void shown.finally(() => results.delete(shown));
     });
+    stopAsking = () => {
+      closing = true;
+    };
   }
   // A scheduled run counts the files there now; each is done once the watcher has handed it over.
   const pending = values.once ? await candidates(folder) : new Set<string>();
@@ -122,8 +167,11 @@ export async function watchCommand(args: string[]): Promise<number> {
   // not be taken up (the folder cannot be written to claim it, the journal cannot take it): it stays in the folder,
   // and the run has failed for it, unless a later try journals it after all.
   const notTaken = new Map<string, string>();
+  // Why a file that reached its outcome could not be filed away, for its line at the end (by job id).
+  const notFiled = new Map<number, string>();
   session.on('error', (error) => {
     if (error instanceof UnreadableFileError && pending.delete(error.path)) notTaken.set(error.path, error.reason);
+    if (error instanceof NotFiledError) notFiled.set(error.jobId, error.reason);
   });
   if (values.once) {
     session.on('untaken', ({ path, reason }) => {
@@ -132,18 +180,20 @@ export async function watchCommand(args: string[]): Promise<number> {
     });
     session.on('job', (job) => notTaken.delete(job.claimedFrom ?? job.path));
   }
-  let interrupted = false;
   // The data folder's lock lost (the folder removed, another process holding it now): this uploader must stop at once,
   // or two would work on one journal's claims.
   let lockLost = false;
   const dataDir = resolve(ctx.dataDir);
-  const unsubscribe = whenLockLost((lost) => {
+  const stopFor = (what: string) => (lost: { path: string }): void => {
     if (lockLost || resolve(dirname(lost.path)) !== dataDir) return;
     // The session says why (an error event: a warning line, or a JSON line with --json); the run ends with exit code 1.
     lockLost = true;
-    process.stderr.write('payroll-uploader watch: stopped, as the data folder\'s lock was lost (its error message says why)\n');
+    process.stderr.write(`payroll-uploader watch: stopped, as ${what} (its error message says why)\n`);
     interrupt();
-  });
+  };
+  // The same when the journal's file was removed, emptied or replaced under it: nothing more can be journaled.
+  const unsubscribeLock = whenLockLost(stopFor('the data folder\'s lock was lost'));
+  const unsubscribeJournal = whenJournalLost(stopFor('the upload journal was lost'));
   const stopped = new Promise<void>((done) => {
     const onSignal = () => {
       interrupted = true;
@@ -162,18 +212,20 @@ export async function watchCommand(args: string[]): Promise<number> {
   };
   try {
     if (!values.once) {
-      if (missing) process.stderr.write(`${folder} does not exist yet; waiting for it\n`);
+      if (missing) process.stderr.write(`${shownFolder} does not exist yet; waiting for it\n`);
       await session.watch.start();
-      logger.info(`watching ${folder} (${profile}, ${baseUrlOf(session.settings(), profile) ?? ''}); Ctrl+C stops`);
+      logger.info(`watching ${shownFolder} (${profile}, ${baseUrlOf(session.settings(), profile) ?? ''}); Ctrl+C stops`);
       await stopped;
       if (lockLost) return EXIT.failure;
       await sayInterrupted();
       return EXIT.ok;
     }
     await session.watch.start();
-    // A scheduled run must end: a file still changing after this long is left for the next run.
-    const deadline = Date.now() + Number(maxWait) * 1000;
-    while (pending.size > 0 && Date.now() < deadline && !interrupted) {
+    // A scheduled run must end: a file still changing after this long is left for the next run. Counted on the
+    // monotonic clock: the computer's clock set forward (NTP, a time-zone fix) must not end the wait at once, nor one
+    // set back stretch it past the next scheduled run.
+    const deadline = performance.now() + Number(maxWait) * 1000;
+    while (pending.size > 0 && performance.now() < deadline && !interrupted) {
       await new Promise((r) => setTimeout(r, 250));
       for (const path of pending) if (!(await lstat(path).catch(() => undefined))) pending.delete(path);
     }
@@ -189,11 +241,14 @@ export async function watchCommand(args: string[]): Promise<number> {
     for (const [path, reason] of notTaken) process.stderr.write(`not taken: ${printableName(basename(path))}: ${reason}; it stays in place for the next run\n`);
     if (!json) {
       // Refused files were said when they were filed away; here only what is left unfinished.
-      for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${printableName(job.name)}: ${job.lastError ?? job.state}; it stays queued for the next run\n`);
+      for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${printableName(job.name)}: ${unfinishedWords(job, notFiled.get(job.id))}; it stays queued for the next run\n`);
     }
-    return failures.length > 0 || pending.size > 0 || notTaken.size > 0 ? EXIT.failure : EXIT.ok;
+    if (failures.length > 0 || importsFailed.size > 0 || pending.size > 0 || notTaken.size > 0) return EXIT.failure;
+    return importsUnknown.size > 0 ? EXIT.resultUnknown : EXIT.ok;
   } finally {
-    unsubscribe();
+    stopAsking();
+    unsubscribeLock();
+    unsubscribeJournal();
     detach();
     await session.close();
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, logEntryText } from './logger';
 
 describe('the logger', () => {
@@ -18,5 +18,39 @@ describe('the logger', () => {
     expect(logEntryText('a\r\nb\u2028c')).toBe('a\n    b\n    c');
     expect(logEntryText('x\u202etxt.csv \u0007 C:\\exports\\a.csv')).toBe('x\\u202etxt.csv \\u0007 C:\\exports\\a.csv');
     expect(logEntryText('plain')).toBe('plain');
+  });
+
+  describe('PAYROLL_LOG_LEVEL', () => {
+    const saved = process.env.PAYROLL_LOG_LEVEL;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.PAYROLL_LOG_LEVEL;
+      else process.env.PAYROLL_LOG_LEVEL = saved;
+      vi.restoreAllMocks();
+    });
+    const logged = (level: string) => {
+      process.env.PAYROLL_LOG_LEVEL = level;
+      const said: string[] = [];
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => { said.push(String(chunk)); return true; });
+      const lines: string[] = [];
+      const logger = createLogger('test', (line) => lines.push(line));
+      logger.debug('a debug line');
+      logger.info('an info line');
+      logger.warn('a warning');
+      return { lines: lines.map((l) => l.replace(/^\S+ \S+ /, '')), said };
+    };
+
+    it('is read in any case', () => {
+      expect(logged('DEBUG').lines).toEqual(['DEBUG [test] a debug line\n', 'INFO [test] an info line\n', 'WARN [test] a warning\n']);
+      expect(logged(' Warn ').lines).toEqual(['WARN [test] a warning\n']);
+    });
+
+    it.each(['verbose', 'toString', 'constructor'])('%s names no level: said once on stderr, and info is used', (level) => {
+      const { lines, said } = logged(level);
+      expect(lines).toEqual(['INFO [test] an info line\n', 'WARN [test] a warning\n']);
+      expect(said).toEqual([`PAYROLL_LOG_LEVEL=${level} names no log level (debug, info, warn, error or silent): logging at info\n`]);
+      // A second logger of the same run does not say it again.
+      createLogger('other', () => undefined);
+      expect(said).toHaveLength(1);
+    });
   });
 });

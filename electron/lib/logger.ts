@@ -12,9 +12,23 @@ export type Logger = {
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = keyof typeof LEVELS;
 
+const isLevel = (name: string): name is Level => Object.hasOwn(LEVELS, name);
+let refusedLevel: string | undefined;
+
+/**
+ * The level PAYROLL_LOG_LEVEL names, in any case. A value that names none (a typo, `verbose`) is said once on stderr,
+ * with the levels there are, and `info` is used: silently taken as the default, `PAYROLL_LOG_LEVEL=DEBUG` looked like a
+ * logger that had nothing to say. (A bare lookup also took `toString` for a level and then logged nothing at all.)
+ */
 function threshold(): number {
-  const wanted = (process.env.PAYROLL_LOG_LEVEL ?? 'info') as Level;
-  return LEVELS[wanted] ?? LEVELS.info;
+  const given = process.env.PAYROLL_LOG_LEVEL;
+  const wanted = (given ?? 'info').trim().toLowerCase();
+  if (isLevel(wanted)) return LEVELS[wanted];
+  if (given !== refusedLevel) {
+    refusedLevel = given;
+    process.stderr.write(`PAYROLL_LOG_LEVEL=${printableText(given ?? '')} names no log level (debug, info, warn, error or silent): logging at info\n`);
+  }
+  return LEVELS.info;
 }
 
 /** A log line about to be written, as it was given. */

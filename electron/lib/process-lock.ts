@@ -1,28 +1,38 @@
 /**
- * One process at a time on a folder: a lock file created with O_EXCL holding the holder's pid and host. A lock left
- * by a process that died (kill -9, a crash, a power cut) is taken over at once when the holder ran on this machine
- * and its pid is gone; a lock of another machine counts as stale once its heartbeat (the file's mtime, renewed every
- * HEARTBEAT_MS) is older than STALE_MS. A pid alive on this machine is trusted only while the heartbeat is younger
- * than SAME_HOST_STALE_MS: after a reboot or a container restart the pid may belong to another program.
+ * One process at a time on a folder: a lock file created with O_EXCL holding the holder's pid and host, whose mtime the
+ * holder renews every HEARTBEAT_MS (its heartbeat). A lock left by a process that died (kill -9, a crash, a power cut)
+ * is taken over at once when the holder ran on this machine and its pid is gone. Any other lock is stale only once this
+ * process has watched its heartbeat stand still for STALE_MS of this machine's monotonic clock (heartbeat-watch.ts):
+ * the mtime is written by the holder's clock, and another machine's clock may be minutes or hours off this one's (or
+ * either may be set forward or back), so its age by this machine's clock proves nothing. A heartbeat that is fresh by
+ * this machine's clock is refused at once, without a wait: the common case of a second uploader started beside a live
+ * one. A pid alive on this machine counts as fresh for SAME_HOST_STALE_MS: after a reboot or a container restart the pid
+ * may belong to another program, and the lock is then watched like any other.
  */
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, open, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { errorCode } from './fs-errors';
+import { createHeartbeatWatch } from './heartbeat-watch';
+import { printableText } from './printable-name';
+import { DataFolderError } from './private-files';
 
 export const HEARTBEAT_MS = 10_000;
 export const STALE_MS = 60_000;
 /**
- * A lock of this machine whose pid is alive but whose heartbeat is older than this is stale all the same: a live
- * uploader renews it every HEARTBEAT_MS, so only a dead one (its pid now reused: a reboot, a container where the
- * uploader is always pid 1) or one frozen for minutes misses 30 beats in a row. Far longer than STALE_MS, because
- * here a live pid is some evidence the holder still runs, and taking a live uploader's lock would let two run.
+ * A lock of this machine whose pid is alive is refused at once while its heartbeat is younger than this by this
+ * machine's clock; older, it is watched for STALE_MS like another machine's lock. A live uploader renews it every
+ * HEARTBEAT_MS, so only a dead one (its pid now reused: a reboot, a container where the uploader is always pid 1) or
+ * one frozen for minutes misses 30 beats in a row. Far longer than STALE_MS, because here a live pid is some evidence
+ * the holder still runs.
  */
 export const SAME_HOST_STALE_MS = 30 * HEARTBEAT_MS;
 /**
  * How often the holder looks that its lock file is still there and still its own. Far more often than the heartbeat:
  * a lock file gone (its folder deleted, say) lets another process take the folder, and the holder must stop at once.
+ * Also how often a lock being watched is looked at.
  */
 export const CHECK_MS = 1_000;
 
@@ -67,52 +77,151 @@ function alive(pid: number): boolean {
   }
 }
 
-async function readHolder(path: string): Promise<{ holder: LockHolder; raw: string; mtimeMs: number } | undefined> {
+/** Options for tests and for callers that say what happens while a lock is watched. */
+export type LockOptions = {
+  /**
+   * Told once, in words for the clerk, when the lock found must be watched before it can be judged (its heartbeat is
+   * not fresh by this machine's clock): the wait can last STALE_MS.
+   */
+  say?: (message: string) => void;
+  /** Ends that wait (the caller was stopped meanwhile): acquireProcessLock then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Tests: how often the holder renews its heartbeat (HEARTBEAT_MS), and how long a watched lock must stand still (STALE_MS). */
+  heartbeatMs?: number;
+  staleMs?: number;
+};
+
+type Found = { holder: LockHolder; raw: string; mtimeMs: number };
+
+/**
+ * The lock file's holder and heartbeat, read through one open handle: opening a file makes a network share show its
+ * current modification time rather than one it cached.
+ */
+async function readHolder(path: string): Promise<Found | undefined> {
+  let raw = '';
+  let mtimeMs: number;
   try {
-    const [raw, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const handle = await open(path, 'r');
+    try {
+      mtimeMs = (await handle.stat()).mtimeMs;
+      raw = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    // Unreadable: judged by its heartbeat alone.
+    const info = await stat(path).catch(() => undefined);
+    if (!info) return undefined;
+    mtimeMs = info.mtimeMs;
+  }
+  try {
     const parsed = JSON.parse(raw) as Partial<LockHolder>;
     const holder: LockHolder = {
       pid: Number(parsed.pid), host: String(parsed.host ?? '?'), since: String(parsed.since ?? ''), what: String(parsed.what ?? 'process'),
     };
-    return { holder, raw, mtimeMs: info.mtimeMs };
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    // A half-written lock (the holder died while writing it) has no pid: judged by its age alone.
-    const info = await stat(path).catch(() => undefined);
-    if (!info) return undefined;
-    return { holder: { pid: NaN, host: '?', since: '', what: 'process' }, raw: '', mtimeMs: info.mtimeMs };
+    return { holder, raw, mtimeMs };
+  } catch {
+    // A half-written lock (the holder died while writing it) has no pid: judged by its heartbeat alone.
+    return { holder: { pid: NaN, host: '?', since: '', what: 'process' }, raw, mtimeMs };
   }
 }
 
-function isStale(found: { holder: LockHolder; mtimeMs: number }, now: number): boolean {
-  if (found.holder.host === hostname() && Number.isInteger(found.holder.pid)) {
-    return !alive(found.holder.pid) || now - found.mtimeMs > SAME_HOST_STALE_MS;
+const onThisMachine = (holder: LockHolder) => holder.host === hostname() && Number.isInteger(holder.pid);
+
+/**
+ * What the lock found says without a wait: 'dead' (its holder ran on this machine and its pid is gone), 'live' (its
+ * heartbeat is fresh by this machine's clock, in the past or the future), or 'watch': only watching its heartbeat
+ * tells.
+ */
+function firstLook(found: Found, now: number, staleMs: number): 'dead' | 'live' | 'watch' {
+  if (onThisMachine(found.holder) && !alive(found.holder.pid)) return 'dead';
+  const fresh = onThisMachine(found.holder) ? SAME_HOST_STALE_MS : staleMs;
+  return Math.abs(now - found.mtimeMs) <= fresh ? 'live' : 'watch';
+}
+
+/** Why a start waits: said when a lock must be watched before it can be judged. */
+function watchWords(path: string, holder: LockHolder, staleMs: number): string {
+  const who = Number.isInteger(holder.pid) ? `another ${holder.what} (process ${holder.pid} on ${holder.host})` : 'another process';
+  return `the lock file ${printableText(path)} says this data folder is used by ${who}, but its heartbeat is not `
+    + "recent by this computer's clock, and the clocks of two computers may differ: waiting up to "
+    + `${Math.round(staleMs / 1000)} s to see whether it still runs. If it does, this one stops; if not, this one takes the data folder over`;
+}
+
+/**
+ * A data folder the lock cannot be written in (an existing folder on a read-only disk, one this user may not write
+ * in, a full disk), said as every other data folder problem is: the folder, what is wrong, what to do; other errors
+ * as they are.
+ */
+function unusableFolder(path: string, error: unknown, chooseFolder = 'PAYROLL_DATA_DIR'): unknown {
+  const choose = ` (${chooseFolder})`;
+  const lock = `its lock file ${printableText(basename(path))} cannot be written`;
+  switch (errorCode(error)) {
+    case 'EROFS':
+      return new DataFolderError(dirname(path), `cannot be used: the disk it is on is read-only (${lock}); choose a data folder on a disk that can be written${choose}`);
+    case 'EACCES':
+    case 'EPERM':
+      return new DataFolderError(dirname(path), `cannot be used: this user is not allowed to write in it (${lock}); choose a data folder of your own${choose}, or have this one given to your user`);
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new DataFolderError(dirname(path), `cannot be used: the disk it is on is full (${lock}); free some space on it`);
+    default:
+      return error;
   }
-  return now - found.mtimeMs > STALE_MS;
 }
 
 /**
  * Takes the lock at `path` or throws LockedError. `what` names the holder in the message ("uploader"), `chooseFolder`
- * how another data folder is chosen. Its loss while held is told to whenLockLost's listeners.
+ * how another data folder is chosen. A lock that only watching tells about (see the top of this file) is watched
+ * first, for up to STALE_MS. Its loss while held is told to whenLockLost's listeners.
  */
-export async function acquireProcessLock(path: string, what: string, chooseFolder?: string): Promise<ProcessLock> {
+export async function acquireProcessLock(path: string, what: string, chooseFolder?: string, options: LockOptions = {}): Promise<ProcessLock> {
+  const staleMs = options.staleMs ?? STALE_MS;
   // The folder as it was when taken: a folder deleted and made again under the same name is another folder (the
   // journal beside the lock went with the old one).
   const folder = await stat(dirname(path));
   const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), what };
   const text = `${JSON.stringify(mine)}\n`;
-  for (let tries = 0; tries < 5; tries += 1) {
+  const beats = createHeartbeatWatch();
+  /** The heartbeat (mtime and content) of the lock being watched; undefined until one is. */
+  let watching: string | undefined;
+  let said = false;
+  const pause = () => sleep(Math.min(CHECK_MS, staleMs / 4), undefined, options.signal ? { signal: options.signal } : {});
+  for (let tries = 0; tries < 5;) {
+    options.signal?.throwIfAborted();
     try {
       await writeFile(path, text, { flag: 'wx', mode: 0o600 });
-      return held(path, text, what, folder);
+      return held(path, text, what, folder, options.heartbeatMs ?? HEARTBEAT_MS);
     } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw unusableFolder(path, error, chooseFolder);
     }
     const found = await readHolder(path);
-    if (!found) continue;
-    if (!isStale(found, Date.now())) throw new LockedError(path, found.holder, chooseFolder);
-    // Set the stale lock aside under a unique name, then check it is the one judged stale: another process may have
-    // taken it over between our read and our rename, and its fresh lock must be put back.
+    if (!found) {
+      tries += 1;
+      continue;
+    }
+    const beat = `${found.mtimeMs} ${found.raw}`;
+    if (watching === undefined) {
+      const look = firstLook(found, Date.now(), staleMs);
+      if (look === 'live') throw new LockedError(path, found.holder, chooseFolder);
+      if (look === 'watch') {
+        watching = beat;
+        beats.stillFor(path, beat);
+        if (!said) options.say?.(watchWords(path, found.holder, staleMs));
+        said = true;
+        await pause();
+        continue;
+      }
+    } else if (beat !== watching) {
+      // It beat, or another process wrote its own lock: either way a live one holds the folder.
+      throw new LockedError(path, found.holder, chooseFolder);
+    } else if (beats.stillFor(path, beat) < staleMs) {
+      await pause();
+      continue;
+    }
+    // Stale: set aside under a unique name, then check it is the one judged stale: its holder may have beaten, or
+    // another process taken it over, between our look and our rename, and that live lock must be put back.
+    tries += 1;
     const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
     try {
       await rename(path, aside);
@@ -120,8 +229,8 @@ export async function acquireProcessLock(path: string, what: string, chooseFolde
       if (errorCode(error) === 'ENOENT') continue;
       throw error;
     }
-    const moved = await readFile(aside, 'utf8').catch(() => '');
-    if (moved === found.raw) {
+    const moved = await readHolder(aside);
+    if (moved && moved.raw === found.raw && moved.mtimeMs === found.mtimeMs) {
       await unlink(aside).catch(() => undefined);
     } else {
       await link(aside, path).catch(() => undefined);
@@ -137,9 +246,10 @@ export async function acquireProcessLock(path: string, what: string, chooseFolde
  * while its folder stays (a clean-up tool) is written again; a folder removed or replaced, or a lock that names
  * another process, is lost: the holder is told and the lock does nothing more.
  */
-function held(path: string, text: string, what: string, folder: { dev: number; ino: number }): ProcessLock {
+function held(path: string, text: string, what: string, folder: { dev: number; ino: number }, heartbeatMs: number): ProcessLock {
   let released = false;
-  let lastBeat = Date.now();
+  // On the monotonic clock: this machine's clock set back must not stop the heartbeat for the size of the jump.
+  let lastBeat = performance.now();
   let checking = false;
   const lose = (reason: LockLost['reason']): void => {
     released = true;
@@ -154,7 +264,7 @@ function held(path: string, text: string, what: string, folder: { dev: number; i
     }
   };
   const check = async (): Promise<void> => {
-    const now = Date.now();
+    const now = performance.now();
     const dir = await stat(dirname(path)).catch(() => undefined);
     if (!dir || dir.dev !== folder.dev || dir.ino !== folder.ino) return lose('folder-removed');
     const current = await readFile(path, 'utf8').catch((error: unknown) => (errorCode(error) === 'ENOENT' ? null : undefined));
@@ -169,9 +279,11 @@ function held(path: string, text: string, what: string, folder: { dev: number; i
     // Unreadable for a moment (a share hiccups): judged at the next look.
     if (current === undefined) return undefined;
     if (current !== text) return lose('taken');
-    if (now - lastBeat >= HEARTBEAT_MS) {
+    if (now - lastBeat >= heartbeatMs) {
       lastBeat = now;
-      await utimes(path, new Date(now), new Date(now)).catch(() => undefined);
+      // Whatever this clock says: the machines watching it look only whether it changed.
+      const beat = new Date();
+      await utimes(path, beat, beat).catch(() => undefined);
     }
     return undefined;
   };
@@ -181,7 +293,7 @@ function held(path: string, text: string, what: string, folder: { dev: number; i
     void check().finally(() => {
       checking = false;
     });
-  }, CHECK_MS);
+  }, Math.min(CHECK_MS, heartbeatMs));
   timer.unref();
   return {
     path,

@@ -16,14 +16,14 @@ import { toImportResult } from './db/imports-repo';
 import { processUploadedFile } from './files/csv-processing';
 import { fileRoutes } from './files/file-routes';
 import {
-  HTTP_SERVER_OPTIONS, MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, installNoEmptyParameters,
-  newTraceId,
+  HTTP_SERVER_OPTIONS, MAX_URL_LENGTH, clientErrorHandler, connectRefusal, frameworkErrors, installErrorHandling, newTraceId,
 } from './http/error-handling';
 import { BODY_STALL_MS, installBodyStall } from './http/body-stall';
 import { installExpectContinue } from './http/expect-continue';
 import { installJsonBody } from './http/json-body';
 import { maskedLogger } from './http/masked-logger';
 import { HttpError } from './http/http-error';
+import { installUnknownRoutes } from './http/unknown-routes';
 import { installFaults } from './local/faults';
 import { localRoutes } from './local/local-routes';
 import { installRequestLog, noteAnswered, noteRefused } from './local/request-log';
@@ -79,7 +79,10 @@ function configureClients(ctx: ServerContext): void {
  */
 export async function startServer(input: StartOptions): Promise<RunningServer> {
   makePrivateDir(input.dataDir);
-  const lock = await acquireProcessLock(join(input.dataDir, SERVER_LOCK_FILE), 'local server', '--data-dir, or PAYROLL_DATA_DIR for the embedded one');
+  // A lock of another computer is watched for up to a minute before it is judged: the start says why it waits.
+  const logger = input.logger ?? createLogger('server');
+  const lock = await acquireProcessLock(join(input.dataDir, SERVER_LOCK_FILE), 'local server', '--data-dir, or PAYROLL_DATA_DIR for the embedded one',
+    { say: (message) => logger.warn(message) });
   let server: RunningServer;
   try {
     server = await startWithFolder(input);
@@ -163,7 +166,7 @@ async function startWithFolder(input: StartOptions): Promise<RunningServer> {
   installJsonBody(app);
   installFaults(app, ctx);
   installRequestLog(app, ctx);
-  installNoEmptyParameters(app);
+  installUnknownRoutes(app);
   await app.register(oauthRoutes(ctx));
   await app.register(importRoutes(ctx));
   await app.register(fileRoutes(ctx));

@@ -147,8 +147,8 @@ export function createMemoryBridge(initial: Partial<MemoryState> & { platform?: 
         && (!q.states || q.states.includes(j.state))
         && (!q.fileTypes || q.fileTypes.includes(j.fileType ?? NO_FILE_TYPE))
         && (!q.text || j.name.toLowerCase().includes(q.text.toLowerCase()))
-        && (!q.foundFrom || j.foundDay >= q.foundFrom)
-        && (!q.foundTo || j.foundDay <= q.foundTo));
+        && (q.foundSince === undefined || j.foundAt >= q.foundSince)
+        && (q.foundBefore === undefined || j.foundAt < q.foundBefore));
       const dir = q.sort.dir === 'asc' ? 1 : -1;
       items = items.sort((a, b) => (a[q.sort.by] < b[q.sort.by] ? -dir : a[q.sort.by] > b[q.sort.by] ? dir : 0));
       return { total: items.length, items: items.slice(q.offset, q.offset + q.limit).map(view) };

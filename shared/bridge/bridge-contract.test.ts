@@ -47,9 +47,13 @@ const cases: Record<BridgeMethodName, Case> = {
   'watch.resume': { good: [{}], bad: noBad, response: folder },
   'watch.stop': { good: [{}], bad: noBad, response: { folder: '/w', state: 'stopped' } },
   'jobs.query': {
-    good: [{}, { outcomes: ['rejected'], text: 'census', foundFrom: '2026-01-01', foundTo: '2026-01-31', sort: { by: 'name', dir: 'asc' }, offset: 100, limit: 500 }],
+    good: [{}, {
+      outcomes: ['rejected'], text: 'census', foundSince: Date.UTC(2026, 0, 1, 5), foundBefore: Date.UTC(2026, 1, 1, 5), sort: { by: 'name', dir: 'asc' },
+      offset: 100, limit: 500,
+    }],
     bad: [{ request: { limit: 501 }, field: 'limit' }, { request: { states: ['lost'] }, field: 'states.0' },
-      { request: { foundFrom: '2026-02-01', foundTo: '2026-01-01' }, field: 'foundTo' }, { request: { foundFrom: '1/2/2026' }, field: 'foundFrom' },
+      { request: { foundSince: Date.UTC(2026, 1, 1), foundBefore: Date.UTC(2026, 0, 1) }, field: 'foundBefore' },
+      { request: { foundSince: '2026-01-02' }, field: 'foundSince' }, { request: { foundBefore: 1.5 }, field: 'foundBefore' },
       { request: { sort: { by: 'md5', dir: 'asc' } }, field: 'sort.by' }],
     response: { total: 1, items: [job] },
   },

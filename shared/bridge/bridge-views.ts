@@ -33,6 +33,22 @@ export const serviceViewSchema = z.object({
 });
 export type ServiceView = z.infer<typeof serviceViewSchema>;
 
+/**
+ * What the service made of an import (a file or a batch) once it processed it: `PROCESSED` with the records (rows)
+ * accepted and refused, or `REJECTED` as a whole with `reason`. Known only where the service answers it: the local
+ * test server (the Local environment); the production service tells it on the client's webhook instead, so there it
+ * is never known. Absent while not known.
+ */
+export const importResultViewSchema = z.object({
+  status: z.enum(['PROCESSED', 'REJECTED']),
+  acceptedRecords: z.number().int(),
+  rejectedRecords: z.number().int(),
+  /** How many reasons the service gave (one per refused record and field); the details hold the first 100. */
+  errorCount: z.number().int(),
+  reason: z.string().optional(),
+});
+export type ImportResultView = z.infer<typeof importResultViewSchema>;
+
 /** One watched file in the queue or in its history. */
 export const jobViewSchema = z.object({
   id: z.number().int(),
@@ -74,6 +90,8 @@ export const jobViewSchema = z.object({
    * (the account at the service) it was queued as, and is sent as only; it waits too when only the client id changed.
    */
   waitsFor: serviceViewSchema.optional(),
+  /** What the service made of the uploaded file, when it said (importResultViewSchema). */
+  importResult: importResultViewSchema.optional(),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 
@@ -89,12 +107,14 @@ export const jobDetailSchema = jobViewSchema.extend({
    * deleted by hand): only then can a refused file be put back.
    */
   archivedFileThere: z.boolean(),
+  /** With `importResult`: the service's reasons for the rows it refused (line numbers), the first 100. */
+  importErrors: z.array(recordErrorSchema).optional(),
 });
 export type JobDetail = z.infer<typeof jobDetailSchema>;
 
 export const JOB_SORT_KEYS = ['foundAt', 'name', 'state', 'size'] as const;
 export const JOB_QUERY_MAX_LIMIT = 500;
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+const instant = z.number().int('must be a whole number of milliseconds since 1970 UTC');
 
 /** A window of jobs: filters combine with AND; the values inside one filter with OR. */
 export const jobQuerySchema = z.strictObject({
@@ -103,10 +123,13 @@ export const jobQuerySchema = z.strictObject({
   outcomes: z.array(jobOutcomeSchema).max(JOB_OUTCOMES.length).optional(),
   /** Jobs of one of these file types; `none`: files whose type was never read (refused before it was known). */
   fileTypes: z.array(z.union([fileTypeCodeSchema, z.literal(NO_FILE_TYPE)])).max(10).optional(),
-  /** Found on or after this day (YYYY-MM-DD, local time). */
-  foundFrom: isoDay.optional(),
-  /** Found on or before this day (YYYY-MM-DD, local time). */
-  foundTo: isoDay.optional(),
+  /**
+   * Found at or after this instant (ms since 1970 UTC). The days a screen filters by are the clerk's, where the screen
+   * is: it sends the instant the first day starts there, not a date the core would read in its own zone.
+   */
+  foundSince: instant.optional(),
+  /** Found before this instant (ms since 1970 UTC): where the clerk is, the start of the day after the last one chosen. */
+  foundBefore: instant.optional(),
   /** Part of the file name, any case. */
   text: z.string().max(200).optional(),
   /** true: only filed-away jobs; false: only jobs still in the queue. */
@@ -114,7 +137,8 @@ export const jobQuerySchema = z.strictObject({
   sort: z.strictObject({ by: z.enum(JOB_SORT_KEYS), dir: z.enum(['asc', 'desc']) }).default({ by: 'foundAt', dir: 'desc' }),
   offset: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(JOB_QUERY_MAX_LIMIT).default(100),
-}).refine((q) => !q.foundFrom || !q.foundTo || q.foundFrom <= q.foundTo, { path: ['foundTo'], error: 'must not be before foundFrom' });
+}).refine((q) => q.foundSince === undefined || q.foundBefore === undefined || q.foundSince < q.foundBefore,
+  { path: ['foundBefore'], error: 'must be after foundSince' });
 export type JobQuery = z.input<typeof jobQuerySchema>;
 
 export const jobWindowSchema = z.object({ total: z.number().int(), items: z.array(jobViewSchema) });
@@ -160,6 +184,10 @@ export const batchViewSchema = z.object({
   service: serviceViewSchema.optional(),
   /** A refused batch's `error` as the service's problems, one per record and field, for History to word as the form does. */
   problems: z.array(batchProblemSchema).optional(),
+  /** What the service made of the sent batch, when it said (importResultViewSchema). */
+  importResult: importResultViewSchema.optional(),
+  /** With `importResult`: the service's reasons for the records it refused (0-based `index`), the first 100. */
+  importErrors: z.array(recordErrorSchema).optional(),
 });
 export type BatchView = z.infer<typeof batchViewSchema>;
 
@@ -224,6 +252,9 @@ export const FOLDER_STATES = ['stopped', 'watching', 'paused', 'missing', 'unrea
  * built into the app, which is stopped.
  */
 export const NO_SERVICE_REASONS = ['noAddress', 'builtInServerStopped'] as const;
+/** What holds every file until the clerk acts (FolderState.held). */
+export const HELD_REASONS = ['credentials', 'scope'] as const;
+export type HeldReason = (typeof HELD_REASONS)[number];
 export const folderStateSchema = z.object({
   folder: z.string().optional(),
   state: z.enum(FOLDER_STATES),
@@ -239,6 +270,14 @@ export const folderStateSchema = z.object({
    * without it an empty queue would read as every file dealt with.
    */
   untaken: z.number().int().min(1).optional(),
+  /**
+   * Set while every file is held until the clerk (or the service provider) acts, so a new file saved in the folder is
+   * checked and then waits too: `credentials`, the service refuses the client ID and secret (or none are set);
+   * `scope`, the client may not upload files. Said by the core's upload queue, which holds the files: gone once the
+   * service grants an upload address again (the new folder state says so), not when the clerk dismisses the notice
+   * that told of it.
+   */
+  held: z.enum(HELD_REASONS).optional(),
 });
 export type FolderState = z.infer<typeof folderStateSchema>;
 

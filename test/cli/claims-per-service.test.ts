@@ -12,7 +12,7 @@ import { md5 } from '../helpers/csv-fixtures';
 import type { TestServer } from '../helpers/local-server';
 import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
-import { CLAIMS_FOLDER, claimOwner } from '../../electron/core/queue/folder-claims';
+import { CLAIMS_FOLDER, CLAIM_RECORDS, claimOwner } from '../../electron/core/queue/folder-claims';
 
 async function listFiles(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true, withFileTypes: true }))
@@ -86,7 +86,10 @@ describe('payroll-uploader watch: claimed files are taken over only for their ow
       await api(a.url, token, 'DELETE', '/local/v1/faults');
     }
 
-    // C sends to A's service as A's client: it takes the claim over and uploads it there.
+    // A killed between writing a claim's record and renaming it into place leaves the record under its temporary name.
+    await writeFile(join(shared, CLAIMS_FOLDER, claimOwner(envA.PAYROLL_DATA_DIR), CLAIM_RECORDS, '.0123456789ab.tmp'), '{"baseUrl":');
+
+    // C sends to A's service as A's client: it takes the claim over (and tidies A's folder) and uploads it there.
     const same = startCli(['watch', shared, '--base-url', a.url, '--json'], envC);
     try {
       const result = await eventually(() => same.events.find((e) => e.event === 'result'), 60_000);
@@ -98,6 +101,9 @@ describe('payroll-uploader watch: claimed files are taken over only for their ow
     expect(same.stderr()).toMatch(/census-acme\.csv: taken over from the uploader/);
     expect(held(a, md5(content))).toBe(1);
     expect(held(b, md5(content))).toBe(0);
+
+    // A killed mid-write once more: its own next start drops the record cut off, as no record of its is being written.
+    await writeFile(join(shared, CLAIMS_FOLDER, claimOwner(envA.PAYROLL_DATA_DIR), CLAIM_RECORDS, '.ba9876543210.tmp'), '{"baseUrl":');
 
     // A, started again, does not call the file disappeared (nor refused): C took it over and sent it.
     const back = await runCli(['watch', shared, '--base-url', a.url, '--once'], envA);

@@ -10,6 +10,16 @@ import { censusCsv } from '../helpers/queue-kit';
 
 const SECRET = 'very-secret-client-value-42';
 
+/** The process id of the gnome-keyring-daemon whose HOME is `home` (one test keyring's). */
+async function keyringDaemonOf(home: string): Promise<number> {
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const [cmdline, environ] = await Promise.all([readFile(`/proc/${pid}/cmdline`, 'utf8'), readFile(`/proc/${pid}/environ`, 'utf8')]).catch(() => ['', '']);
+    if (cmdline.startsWith('gnome-keyring-daemon') && environ.split('\0').includes(`HOME=${home}`)) return Number(pid);
+  }
+  throw new Error(`no gnome-keyring-daemon runs with HOME=${home}`);
+}
+
 type Result = { code: number; stdout: string; stderr: string };
 
 describe('payroll-uploader credentials (real gnome-keyring)', () => {
@@ -124,6 +134,49 @@ describe('payroll-uploader credentials (real gnome-keyring)', () => {
       await locked.stop();
     }
   });
+
+  it('status says one environment variable set without the other as watch does, and exits 1', async () => {
+    expect((await cli(['set', '--env', 'local', '--client-id', 'acme'], SECRET)).code).toBe(0);
+    const words = 'PAYROLL_CLIENT_ID is set but PAYROLL_CLIENT_SECRET is not. No file is uploaded until a client ID and secret are set: '
+      + 'set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET';
+    const text = await cli(['status', '--env', 'local'], undefined, { PAYROLL_CLIENT_ID: 'acme' });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('secret in keychain: yes');
+    expect(text.stdout).toContain(`environment variables PAYROLL_CLIENT_ID/PAYROLL_CLIENT_SECRET: ${words}`);
+    const json = await cli(['status', '--env', 'local', '--json'], undefined, { PAYROLL_CLIENT_SECRET: 'only-the-secret' });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ secretStored: true, env: false, envProblem: expect.stringMatching(/^PAYROLL_CLIENT_SECRET is set but PAYROLL_CLIENT_ID is not\. No file is uploaded/) as unknown });
+    expect(json.stdout).not.toContain('only-the-secret');
+    // watch says the same of every file.
+    const folder = await tempDir('payroll-half-set-');
+    try {
+      await writeFile(join(folder, 'census-half.csv'), censusCsv('half-set'));
+      const watch = await runCli(['watch', folder, '--base-url', 'http://127.0.0.1:9', '--once'], { ...keyring.env, PAYROLL_DATA_DIR: dataDir, PAYROLL_CLIENT_ID: 'acme', PAYROLL_CLIENT_SECRET: '' });
+      expect(watch.code).toBe(1);
+      expect(watch.stderr).toContain(words);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a keychain that takes the call and never answers (its daemon stopped) is said not to answer, not to be locked', async () => {
+    const hung = await startKeyring();
+    const daemon = await keyringDaemonOf(hung.env.HOME);
+    try {
+      expect((await cli(['status', '--env', 'local', '--json'], undefined, hung.env)).stdout).toContain('"keychainAvailable":true');
+      process.kill(daemon, 'SIGSTOP');
+      // The call waits for the reply until its timeout, then says none came.
+      const json = await cli(['status', '--env', 'local', '--json'], undefined, hung.env);
+      expect(json.code).toBe(1);
+      const problem = String((JSON.parse(json.stdout) as { keychainProblem?: string }).keychainProblem);
+      expect(problem).toMatch(/^The system keychain does not answer \(it was asked, and no reply came\), so the client secret can be neither saved nor read\. Its keyring service seems stuck/);
+      expect(problem).toMatch(/restart gnome-keyring-daemon/);
+      expect(problem).not.toMatch(/is locked|Unlock the login keyring/);
+    } finally {
+      process.kill(daemon, 'SIGCONT');
+      await hung.stop();
+    }
+  }, 120_000);
 
   it('says how to fix a missing keychain', async () => {
     const res = await cli(['set', '--env', 'local', '--client-id', 'acme'], SECRET, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeychainSecretStore } from '../../electron/core/credentials';
-import { runCli } from '../helpers/cli';
+import { OBEYING_FILE_MODES, runCli } from '../helpers/cli';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { tempDir } from '../helpers/local-server';
 
@@ -52,6 +52,29 @@ describe('a data folder that cannot be used', () => {
       const res = await runCli(args, { PAYROLL_DATA_DIR: data, ...noCredentials });
       expect(res.stderr).toContain(`the data folder ${data} cannot be made: the disk of ${readOnly} is read-only; choose a data folder on a disk that can be written`);
       expect(res.stderr).not.toMatch(/ENOENT|no such file/);
+      expect(res.code).toBe(1);
+    }
+  });
+
+  it('an existing data folder on a read-only disk: the server says so, naming the folder, not Node\'s EROFS', async () => {
+    const data = join(readOnly, 'data');
+    const res = await runCli(['server', '--port', '0', '--data-dir', data], noCredentials);
+    expect(res.stderr).toContain(`the data folder ${data} cannot be used: the disk it is on is read-only (its lock file server.lock cannot be written); `
+      + 'choose a data folder on a disk that can be written (--data-dir, or PAYROLL_DATA_DIR for the embedded one)');
+    expect(res.stderr).not.toMatch(/EROFS/);
+    expect(res.code).toBe(1);
+  });
+
+  it('a settings file this user may not read is said in words, for every command, and left as it is', async () => {
+    const data = join(dir, 'unreadable');
+    await mkdir(data, { mode: 0o700 });
+    const settings = join(data, 'settings.json');
+    await writeFile(settings, '{}\n', { mode: 0o000 });
+    for (const args of [['credentials', 'status'], ['watch', dir, '--once', '--base-url', 'http://127.0.0.1:9']]) {
+      const res = await runCli(args, { PAYROLL_DATA_DIR: data, ...noCredentials }, '', OBEYING_FILE_MODES);
+      expect(res.stderr).toContain(`The settings file ${settings} cannot be read (this user is not allowed to read it), so its settings cannot be used `
+        + `and it was left unchanged. Give your user permission to read and change it (chmod 600 "${settings}"), or choose another data folder (PAYROLL_DATA_DIR)`);
+      expect(res.stderr).not.toMatch(/EACCES|permission denied/);
       expect(res.code).toBe(1);
     }
   });

@@ -2,8 +2,12 @@
  * The uploader's data folder going wrong under the real command: a damaged or unwritable journal, and the folder
  * removed while `watch` runs. Real CLI processes, a real local server, real files.
  */
-import { chmod, mkdir, readFile, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import Database from 'libsql';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimOwner } from '../../electron/core/queue/folder-claims';
 import { OBEYING_FILE_MODES, runCli, startCli, uploaderEnv } from '../helpers/cli';
@@ -75,6 +79,74 @@ describe('payroll-uploader watch and its data folder', () => {
     }, 60_000);
   }
 
+  for (const [damage, harm] of [
+    ['a page past its first overwritten (its batches table)', async (path: string) => {
+      // Every change in the file itself first, as a run that ended cleanly leaves it.
+      const db = new Database(path);
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'batches'").get() as { rootpage: number };
+      db.close();
+      const file = await open(path, 'r+');
+      await file.write(randomBytes(4096), 0, 4096, (rootpage - 1) * 4096);
+      await file.close();
+    }],
+    ['emptied to 0 bytes', (path: string) => truncate(path, 0)],
+  ] as const) {
+    it(`a journal ${damage} is named as damaged, with the renames to make; nothing is taken, and it is left as it is`, async () => {
+      const { dataDir, watched, journal } = await withJournal();
+      await harm(journal);
+      const damaged = await readFile(journal);
+      await writeFile(join(watched, 'census-2026-04-30.csv'), censusCsv(`page-damage-${damage.length}`));
+      const res = await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir));
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`payroll-uploader watch: the upload journal ${journal} is damaged (`);
+      expect(res.stderr).toMatch(/renaming, in that folder, upload-queue\.sqlite -> upload-queue\.sqlite\.damaged-\d{4}-\d\d-\d\d/);
+      expect(res.stderr).not.toContain('malformed');
+      expect(await readFile(journal)).toEqual(damaged);
+      expect(await readdir(watched)).toContain('census-2026-04-30.csv');
+    }, 60_000);
+  }
+
+  it('a full disk under the data folder at start is said as a full disk, not as a "disk I/O error"', async () => {
+    const disk = await folder();
+    await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk]);
+    try {
+      const dataDir = join(disk, 'data');
+      const watched = await folder();
+      expect((await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir))).code).toBe(0);
+      await promisify(execFile)('sh', ['-c', `dd if=/dev/zero of=${join(disk, 'filler')} bs=4k 2>/dev/null || true`]);
+      const res = await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir));
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`the upload journal ${join(dataDir, 'upload-queue.sqlite')} could not be opened: `
+        + `the disk that holds the data folder ${dataDir} is full (`);
+      expect(res.stderr).toContain('free some space on it, then start the uploader again');
+      expect(res.stderr).not.toContain('I/O');
+    } finally {
+      await promisify(execFile)('umount', [disk]);
+    }
+  }, 60_000);
+
+  it('a first start on a full disk leaves no journal behind: once space is freed the next start is a first start, not "damaged"', async () => {
+    const disk = await folder();
+    await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk]);
+    try {
+      const dataDir = join(disk, 'data');
+      await mkdir(dataDir, { mode: 0o700 });
+      const watched = await folder();
+      await promisify(execFile)('sh', ['-c', `dd if=/dev/zero of=${join(disk, 'filler')} bs=4k 2>/dev/null || true`]);
+      const full = await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir));
+      expect(full.code).toBe(1);
+      expect(full.stderr).toContain('free some space on it, then start the uploader again');
+      expect(await readdir(dataDir)).not.toContain('upload-queue.sqlite');
+      await rm(join(disk, 'filler'));
+      const freed = await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir));
+      expect(freed.code, freed.stderr).toBe(0);
+      expect(freed.stderr).not.toContain('damaged');
+    } finally {
+      await promisify(execFile)('umount', [disk]);
+    }
+  }, 60_000);
+
   it('a data folder this user cannot write in is named, with the permission problem, and the command fails', async () => {
     const dataDir = await folder();
     const watched = await folder();
@@ -99,6 +171,25 @@ describe('payroll-uploader watch and its data folder', () => {
       expect(said).toContainEqual(expect.stringContaining(`Uploads stopped: the data folder ${dataDir} was removed while the uploader ran; `
         + 'uploads stopped, and nothing more is written there.'));
       expect(watch.stderr()).toContain('payroll-uploader watch: stopped, as the data folder\'s lock was lost (its error message says why)');
+    } finally {
+      watch.child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it('the journal deleted under a running watch: it says so, stops and exits 1, and nothing more is written', async () => {
+    const dataDir = await folder();
+    const watched = await folder();
+    const journal = join(dataDir, 'upload-queue.sqlite');
+    const watch = startCli(['watch', watched, '--base-url', server.url, '--json'], envOf(dataDir));
+    try {
+      await eventually(() => stat(join(dataDir, 'upload-queue.lock')).catch(() => undefined), 30_000);
+      await Promise.all(['', '-wal', '-shm'].map((end) => rm(`${journal}${end}`, { force: true })));
+      expect(await watch.exited).toBe(1);
+      const said = watch.events.filter((e) => e.event === 'error').map((e) => (e.data as { message: string }).message);
+      expect(said).toContainEqual(expect.stringContaining(`Uploads stopped: the upload journal ${journal} was deleted while the uploader ran; `
+        + 'uploads stopped, and nothing more is written to it.'));
+      expect(watch.stderr()).toContain('payroll-uploader watch: stopped, as the upload journal was lost (its error message says why)');
+      expect(await stat(journal).catch(() => undefined)).toBeUndefined();
     } finally {
       watch.child.kill('SIGTERM');
     }

@@ -32,6 +32,7 @@ describe('send: its JSON file', () => {
     await chmod(file('locked.json'), 0o000);
     await run('mkfifo', [file('pipe.json')]);
     await writeFile(file('object.json'), '{"a":1}');
+    await writeFile(file('inexact.json'), RECORDS.replace('"employeeStatus":"ACTIVE"', '"employeeStatus":"ACTIVE","grossAnnualSalary":12.3400000000000000001'));
   });
   afterAll(async () => {
     await server.stop();
@@ -66,5 +67,13 @@ describe('send: its JSON file', () => {
     const utf16 = await send('utf16.json', '--json');
     expect(utf16.code).toBe(1);
     expect(JSON.parse(utf16.stdout)).toMatchObject({ created: null, error: expect.stringContaining('is saved as UTF-16 text') as unknown });
+  });
+
+  it('refuses a number JSON.parse would round, in the words the service refuses it with, and sends nothing', async () => {
+    const before = (server.ctx.db.prepare('SELECT count(*) AS n FROM imports').get() as { n: number }).n;
+    const res = await send('inexact.json');
+    expect(res.stderr).toContain(`nothing was sent: in ${file('inexact.json')}, [0].grossAnnualSalary: the number 12.3400000000000000001 cannot be held exactly (it would be read as 12.34); send at most 15 significant digits`);
+    expect(res.code).toBe(1);
+    expect((server.ctx.db.prepare('SELECT count(*) AS n FROM imports').get() as { n: number }).n).toBe(before);
   });
 });

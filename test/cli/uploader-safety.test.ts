@@ -197,11 +197,12 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
     await writeFile(join(dir, 'census-warned.csv'), `${good}Doe,Jane,warned-bad,2020-02-30,ACTIVE\n`);
     await writeFile(join(dir, 'payroll.xlsx'), 'not a csv');
     const res = await runCli(['watch', dir, '--base-url', server.url, '--once', '--env', 'local'], env);
-    expect(res.code, res.stderr).toBe(0);
+    // A row of payroll data the service refused did not go in: the run failed for it (exit 1), said on standard error.
+    expect(res.code, res.stderr).toBe(1);
     expect(res.stdout).toMatch(/uploaded\s+census-warned\.csv \(import [^)]+\)/);
     expect(res.stdout).toMatch(/1 row warning\(s\)/);
     expect(res.stdout).toMatch(/line 5: .*hireDate/);
-    expect(res.stdout).toMatch(/processed census-warned\.csv \(import [^)]+\): 3 row\(s\) accepted, 1 refused/);
+    expect(res.stderr).toMatch(/processed census-warned\.csv \(import [^)]+\): 3 row\(s\) accepted, 1 refused; failed: 1 of its rows was not imported/);
     expect(res.stderr.match(/ignored: payroll\.xlsx is not a \.csv export/g)).toHaveLength(1);
     const files = await listFiles(dir);
     const warnings = files.find((f) => f.endsWith('census-warned.warnings.txt'));

@@ -1,9 +1,9 @@
 /**
- * The Deliveries table in Debian's Chromium at the widths a clerk has: a laptop (1280 px), a window of 900 px beside
- * another (the navigation still shown) and a laptop at 200 % zoom (640 px, the navigation folded away). Real tries of a
- * real webhook receiver (answered 500, not answered, answered 204, still waiting for an answer, and the retries of the
- * refused ones): each row's Details button is in sight without scrolling sideways, neither the table nor the page
- * scrolls sideways, and a try's time takes at most two lines.
+ * The Deliveries table in Debian's Chromium at the widths a clerk has: a laptop (1280 px), windows of 900, 830, 800 and
+ * 768 px beside another (the navigation still shown: it folds away below 768 px) and a laptop at 200 % zoom (640 px,
+ * the navigation folded away). Real tries of a real webhook receiver (answered 500, not answered, answered 204, still
+ * waiting for an answer, and the retries of the refused ones): each row's Details button is in sight without scrolling
+ * sideways, neither the table nor the page scrolls sideways, and a try's time takes at most two lines.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ function layout(page: Page): Promise<Layout> {
   }, CAPTION);
 }
 
-describe('Deliveries: the table at 1280 and 900 px', () => {
+describe('Deliveries: the table from 1280 px down to 640 px', () => {
   let world: ScreensWorld;
   let receiver: WebhookReceiver;
 
@@ -80,7 +80,7 @@ describe('Deliveries: the table at 1280 and 900 px', () => {
     await receiver?.close();
   });
 
-  it('shows every row whole, Details in sight, at 1280 px, at 900 px and at 200 % zoom', async () => {
+  it('shows every row whole, Details in sight, at 1280 px, at 900 to 768 px with the navigation and at 200 % zoom', async () => {
     const { page } = world;
     await openScreen(page, 'Deliveries');
     const table = page.getByRole('table', { name: CAPTION });
@@ -106,7 +106,7 @@ describe('Deliveries: the table at 1280 and 900 px', () => {
       return table.getByRole('row').filter({ hasText: 'Waiting for an answer' }).count();
     }, { timeout: 30_000 }).toBe(1);
 
-    for (const [width, height] of [[1280, 800], [900, 800], [640, 430]] as const) {
+    for (const [width, height] of [[1280, 800], [900, 800], [830, 800], [800, 800], [768, 800], [640, 430]] as const) {
       await page.setViewportSize({ width, height });
       await page.waitForTimeout(200);
       await screenshots(page, `deliveries-layout-${width}`);

@@ -37,7 +37,7 @@ describe('Queue: the built-in test server stopped (browser mode)', () => {
     await writeFile(join(watched, 'census-while-stopped.csv'), csvText('census', [censusRow(1)]));
 
     await openScreen(page, 'Queue');
-    await folderSection().getByText('Not watching').waitFor();
+    await folderSection().getByText('Not watching', { exact: true }).waitFor();
     await folderSection().getByText('The test server built into this app is stopped, so files saved in this folder are not picked up', { exact: false }).waitFor();
     expect(await folderSection().innerText()).toContain('Start it on the Local server screen, or choose another environment in Settings.');
     // Not the words for a folder the clerk simply has not started.

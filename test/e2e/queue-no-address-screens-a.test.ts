@@ -40,7 +40,7 @@ describe('Queue: an environment with no service address (browser mode)', () => {
   });
 
   it('says why the file in the folder is not picked up, and what to do', async () => {
-    await folderSection().getByText('Not watching').waitFor();
+    await folderSection().getByText('Not watching', { exact: true }).waitFor();
     await folderSection().getByText('No service address is set for Sandbox, so files saved in this folder are not picked up.', { exact: false }).waitFor();
     expect(await folderSection().innerText()).toContain('Set it in Settings (Sandbox, Base URL).');
     expect(await folderSection().getByRole('link', { name: 'Open Settings' }).getAttribute('href')).toBe('#/settings');

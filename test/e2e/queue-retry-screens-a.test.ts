@@ -132,7 +132,8 @@ describe('Queue: a file waiting to retry when Retry now cannot help (Chromium)',
     await ui.stop();
     await retryButton().click();
 
-    const alert = page.getByRole('alert').filter({ hasText: "the app's engine cannot be reached" });
+    // The Retry now message, by its title: the queue's own refresh may fail the same way and say so in an alert of its own.
+    const alert = page.getByRole('alert').filter({ hasText: 'Retry now did not work for census-a.csv' });
     await alert.waitFor();
     expect(await cutOff(alert)).toEqual(WHOLE);
     expect(await cutOff(alert.getByText(/the app's engine cannot be reached/))).toEqual(WHOLE);
@@ -140,8 +141,9 @@ describe('Queue: a file waiting to retry when Retry now cannot help (Chromium)',
     expect(await cutOff(reason)).toEqual(WHOLE);
     expect(await reason.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
     expect(await covered(reason)).toBe(false);
-    // It names the file, since it is not in the file's row.
+    // It names the file, since it is not in the file's row, and says why in the engine's words.
     expect(await alert.getByText('Retry now did not work for census-a.csv').count()).toBe(1);
+    expect(await alert.getByText(/the app's engine cannot be reached/).count()).toBe(1);
     // The frame says the service is lost too (after 3 seconds): the pictures show what the clerk then sees.
     await page.getByRole('alert').filter({ hasText: 'The app has lost its background service' }).waitFor({ timeout: 10_000 });
     await visit(page, 'queue-retry-failed');

@@ -85,7 +85,7 @@ describe('Send records: field checks in Chromium', () => {
     // A cell it cannot read is said on the field, and the date already there stays.
     await pasteWithKeys(page, date, '15.03.2026');
     await expect.poll(() => errorOf(page, date)).toBe(
-      'Payment date was not pasted: "15.03.2026" is not a date; write it as YYYY-MM-DD (2026-03-15) or MM/DD/YYYY (03/15/2026)');
+      'Payment date was not pasted: "15.03.2026" is not a date; write it as YYYY-MM-DD (2026-03-15) or with slashes (15/03/2026 or 03/15/2026)');
     expect(await date.inputValue()).toBe('2026-06-30');
     await screenshots(page, 'send-records-field-checks-receipt');
     expect(await allAxeViolations(page)).toEqual([]);

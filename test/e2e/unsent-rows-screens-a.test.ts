@@ -34,7 +34,7 @@ describe('rows not sent, and a reload (browser mode)', () => {
     await lost.waitFor({ timeout: 15_000 });
     await lost.getByRole('button', { name: 'Try again' }).click();
     const ask = page.getByRole('dialog', { name: 'Reload and lose the rows not sent?' });
-    await ask.getByText(/^Send records holds 1 row not sent yet\. They are kept only while this page is open/).waitFor();
+    await ask.getByText(/^Send records holds 1 row not sent yet \(in its forms, or in its boxes for pasted rows and JSON\)\. They are kept only while this page is open/).waitFor();
     await visit(page, 'send-records-try-again-unsent');
     await checkZoom(page, 'send-records-try-again-unsent');
     await ask.getByRole('button', { name: 'Keep them' }).click();

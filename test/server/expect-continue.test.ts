@@ -134,14 +134,11 @@ it('an upload to a forged address is answered 403 before any body; to its real a
   talk.socket.destroy();
 });
 
-it('an unknown route hears 100 Continue like any other, and its 404 follows the body', async () => {
-  const talk = await converse(`POST /law/api/v1/nothing HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`);
-  expect((await talk.answer()).status).toBe(100);
-  talk.send('[]');
-  const answer = await talk.answer();
-  expect(answer.status, answer.head).toBe(404);
-  expect(errorBodySchema.parse(JSON.parse(answer.body)).errors[0]).toMatch(/no such endpoint/);
-  talk.socket.destroy();
+it('an unknown route or method is answered 404 or 405 before any body, with no 100 Continue', async () => {
+  const head = (method: string, path: string) =>
+    `${method} ${path} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\nExpect: 100-continue\r\n\r\n`;
+  await expectRefusal(await converse(head('POST', '/law/api/v1/nothing')), 404, /^no such endpoint: POST \/law\/api\/v1\/nothing$/);
+  await expectRefusal(await converse(head('PUT', '/law/api/v1/census')), 405, /^PUT is not allowed on \/law\/api\/v1\/census; use POST$/);
 });
 
 it('another expectation is a 417 with the error body and X-Trace-Id, in the request log', async () => {

@@ -11,6 +11,7 @@ import {
 import type { SettingsPatch } from '../../../shared/settings.schema';
 import { describeError } from '../../lib/fs-errors';
 import { createLogger, type Logger } from '../../lib/logger';
+import { followImportResults } from '../queue/import-results';
 import { openJobQuery, type JobQuery } from '../queue/job-query';
 import { ConflictError, UnsupportedError, type Session } from '../session';
 import { sendBatch } from './batch-send';
@@ -27,7 +28,10 @@ type Handlers = { [M in BridgeMethodName]: (request: Parsed<M>) => Promise<Bridg
 export type BridgeHandlers = {
   /** Validates, runs and answers; never rejects. `method` and `request` come from outside and are checked. */
   call(method: string, request: unknown): Promise<BridgeReply<BridgeMethodName>>;
-  /** Releases what the handlers opened (the history's read connection); the session is the caller's to close. */
+  /**
+   * Releases what the handlers opened (the history's read connection, the following of import results); the session
+   * is the caller's to close.
+   */
   close(): void;
 };
 
@@ -50,6 +54,9 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
   const logger = options.logger ?? createLogger('bridge');
   let history: JobQuery | undefined;
   const puttingBack = new Set<number>();
+  // The screens' History shows what the local test server made of each file and batch: asked for once each, kept in
+  // the journal (import-results.ts). Here, once per session the screens work on (the desktop engine, browser mode).
+  const stopFollowing = followImportResults(session, logger.child('import-results'));
 
   const jobs = async (): Promise<JobQuery> => {
     // The queue creates the journal the history reads.
@@ -99,8 +106,8 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
       const window = (await jobs()).window({
         ...(states ? { states } : {}),
         ...(query.fileTypes ? { fileTypes: query.fileTypes } : {}),
-        ...(query.foundFrom ? { foundFrom: query.foundFrom } : {}),
-        ...(query.foundTo ? { foundTo: query.foundTo } : {}),
+        ...(query.foundSince !== undefined ? { foundSince: query.foundSince } : {}),
+        ...(query.foundBefore !== undefined ? { foundBefore: query.foundBefore } : {}),
         ...(query.text ? { text: query.text } : {}),
         ...(query.finished !== undefined ? { finished: query.finished } : {}),
         sort: query.sort, offset: query.offset, limit: query.limit,
@@ -200,6 +207,7 @@ export function createBridgeHandlers(options: BridgeHandlersOptions): BridgeHand
       }
     },
     close() {
+      stopFollowing();
       history?.close();
       history = undefined;
     },

@@ -1,8 +1,9 @@
 /** The core's records mapped to the bridge contract's views: the only shapes the screens ever see. */
-import type { BatchView, JobDetail, JobView, ServiceView } from '../../../shared/bridge';
+import type { BatchView, ImportResultView, JobDetail, JobView, ServiceView } from '../../../shared/bridge';
 import { PROFILE_NAMES, PROFILE_TITLES, type ProfileName } from '../../../shared/settings.schema';
 import type { BatchJob, Job, JobService } from '../queue';
 import { isOutcome } from '../queue';
+import type { KeptImportResult } from '../queue/import-results';
 import type { JobListItem } from '../queue/job-query';
 import { EMBEDDED_SERVICE } from '../session';
 import { serviceProblems } from './service-problems';
@@ -18,6 +19,9 @@ export function serviceViewOf(of: { profile?: string; baseUrl?: string; clientId
   // The built-in server is only ever spoken to as the app's own client: naming it would tell the clerk nothing.
   return { profile: profile as ProfileName, builtIn, ...(builtIn ? {} : { address: baseUrl, ...(clientId ? { clientId } : {}) }) };
 }
+
+/** What the service made of an import, as the screens see it (the journal's form is the view's, field for field). */
+const importResultView = (kept: KeptImportResult): ImportResultView => ({ ...kept });
 
 export function toJobView(job: JobListItem): JobView {
   const service = serviceViewOf(job);
@@ -39,6 +43,7 @@ export function toJobView(job: JobListItem): JobView {
     ...(job.archivedPath !== undefined ? { archivedPath: job.archivedPath } : {}),
     ...(job.archivedAt !== undefined ? { finishedAt: job.archivedAt } : {}),
     ...(service ? { service } : {}),
+    ...(job.importResult ? { importResult: importResultView(job.importResult) } : {}),
   };
 }
 
@@ -85,13 +90,17 @@ export function toJobDetail(
     warnings: job.warnings,
     ...(job.uploadedAt !== undefined ? { uploadedAt: job.uploadedAt } : {}),
     ...(errorFile ? { errorFile } : {}),
+    ...(job.importResult && job.importErrors ? { importErrors: job.importErrors } : {}),
   };
 }
 
 export function toBatchView(batch: BatchJob): BatchView {
   // The journal's names of the service stay in the core; the screens get it as they name it.
-  const { profile: _profile, baseUrl: _baseUrl, clientId: _clientId, ...rest } = batch;
+  const { profile: _profile, baseUrl: _baseUrl, clientId: _clientId, importResult, importErrors, ...rest } = batch;
   const service = serviceViewOf(batch);
   const problems = batch.state === 'failed' && batch.error !== undefined ? serviceProblems(batch.error) : [];
-  return { ...rest, ...(service ? { service } : {}), ...(problems.some((p) => p.index !== undefined) ? { problems } : {}) };
+  return {
+    ...rest, ...(service ? { service } : {}), ...(problems.some((p) => p.index !== undefined) ? { problems } : {}),
+    ...(importResult ? { importResult: importResultView(importResult), ...(importErrors ? { importErrors } : {}) } : {}),
+  };
 }

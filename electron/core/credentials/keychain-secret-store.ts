@@ -17,9 +17,23 @@ export function keychainService(profile: ProfileName): string {
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 
 // keyring-rs: PlatformFailure ("Platform failure: ...") and NoStorageAccess ("Couldn't access platform storage").
-const UNAVAILABLE = /platform failure|couldn't access platform storage|dbus|secret service|locked/i;
-// A locked Secret Service: its unlock prompt was dismissed (or none could be shown), or it answered IsLocked.
-const LOCKED = /unlock|locked/i;
+const UNAVAILABLE = /platform failure|couldn't access platform storage|dbus|secret service|\blocked\b/i;
+// A locked Secret Service: its unlock prompt was dismissed (or none could be shown), or it answered IsLocked
+// ("object is locked"). Whole words only: D-Bus's no-reply text says the bus policy may have "blocked the reply".
+const LOCKED = /\bunlock\b|\blocked\b/i;
+// D-Bus's NoReply: the Secret Service took the call and never answered (a hung keyring daemon, a bus that drops
+// replies). Unlocking does not help; the keyring service must be made to answer again.
+const NO_REPLY = /did not receive a reply|NoReply/i;
+
+/** What to do about a keychain that does not answer, the clerk's way first, then a headless machine's. */
+function noReplyWords(platform: NodeJS.Platform): string {
+  const fix = platform === 'linux'
+    ? 'Its keyring service seems stuck: sign out of the desktop and sign in again, or ask your IT support to restart '
+      + 'gnome-keyring-daemon (or the Secret Service keyring in use). On a machine without a desktop, restart the keyring '
+      + 'of its D-Bus session, or set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET instead.'
+    : 'Sign out and in again, or restart the computer, or set PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET instead.';
+  return `The system keychain does not answer (it was asked, and no reply came), so the client secret can be neither saved nor read. ${fix}`;
+}
 
 function checkArgs(profile: ProfileName, clientId: string): void {
   if (!(PROFILE_NAMES as readonly string[]).includes(profile)) {
@@ -32,6 +46,7 @@ function translate(error: unknown, secret?: string): KeychainError {
   let message = error instanceof Error ? error.message : String(error);
   // Belt and braces: no library message is known to echo the secret, and none may ever pass it on.
   if (secret) message = message.split(secret).join('***');
+  if (NO_REPLY.test(message)) return new KeychainUnavailableError(message, process.platform, noReplyWords(process.platform));
   if (LOCKED.test(message)) return new KeychainLockedError(message);
   return UNAVAILABLE.test(message) ? new KeychainUnavailableError(message) : new KeychainError(`Keychain error: ${message}`);
 }

@@ -62,6 +62,18 @@ export function clientIdOf(options: Omit<ResolveCredentialsOptions, 'store'>): s
 }
 
 /**
+ * One of PAYROLL_CLIENT_ID and PAYROLL_CLIENT_SECRET set without the other: nothing is sent while it is so (what
+ * resolveCredentials throws, and `credentials status` says); undefined when both or neither are set.
+ */
+export function halfSetEnvironment(profile: ProfileName, env: Readonly<Record<string, string | undefined>> = process.env): MissingCredentialsError | undefined {
+  const envId = env[CLIENT_ID_ENV] || undefined;
+  const envSecret = env[CLIENT_SECRET_ENV] || undefined;
+  if (Boolean(envId) === Boolean(envSecret)) return undefined;
+  const [set, unset] = envId ? [CLIENT_ID_ENV, CLIENT_SECRET_ENV] : [CLIENT_SECRET_ENV, CLIENT_ID_ENV];
+  return new MissingCredentialsError(profile, `${set} is set but ${unset} is not.`, 'env');
+}
+
+/**
  * PAYROLL_CLIENT_ID + PAYROLL_CLIENT_SECRET win; else the profile's client id and the keychain's secret.
  * Throws MissingCredentialsError when neither gives both, and KeychainUnavailableError from the store.
  */
@@ -70,10 +82,8 @@ export async function resolveCredentials(options: ResolveCredentialsOptions): Pr
   const envId = env[CLIENT_ID_ENV] || undefined;
   const envSecret = env[CLIENT_SECRET_ENV] || undefined;
   if (envId && envSecret) return new ClientCredentials(envId, envSecret, 'env');
-  if (envId || envSecret) {
-    const [set, unset] = envId ? [CLIENT_ID_ENV, CLIENT_SECRET_ENV] : [CLIENT_SECRET_ENV, CLIENT_ID_ENV];
-    throw new MissingCredentialsError(profile, `${set} is set but ${unset} is not.`, 'env');
-  }
+  const halfSet = halfSetEnvironment(profile, env);
+  if (halfSet) throw halfSet;
 
   const clientId = settings.profiles[profile].clientId;
   if (!clientId) throw new MissingCredentialsError(profile, `No client id is set for the ${profile} profile.`);

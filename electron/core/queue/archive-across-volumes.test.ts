@@ -33,6 +33,7 @@ afterEach(async () => {
   await rm(far, { recursive: true, force: true });
 });
 
+const HOUR = 3_600_000;
 const gone = (path: string) => lstat(path).then(() => false, () => true);
 
 /** A census file of about `megabytes` MB (big enough that copying it takes a while). */
@@ -170,8 +171,8 @@ describe('archive moves across volumes', () => {
     expect((await readdir(far, { recursive: true })).sort()).toEqual(['uploaded', join('uploaded', '2026-03-15'), join('uploaded', '2026-03-15', 'census.csv')]);
     expect(await readFile(target, 'utf8')).toBe(content);
     // The original is held on its own drive (an export tool may still be writing it), not deleted yet.
-    expect(await env.tree()).toEqual([join('.payroll-held', String(id), 'census.csv')]);
-    expect(done.heldPath).toBe(join(env.folder, '.payroll-held', String(id), 'census.csv'));
+    expect(await env.tree()).toEqual([join('.payroll-held', `${id}-${at}`, 'census.csv')]);
+    expect(done.heldPath).toBe(join(env.folder, '.payroll-held', `${id}-${at}`, 'census.csv'));
     expect(env.requests('/%')).toEqual([]);
   });
 
@@ -207,7 +208,7 @@ describe('archive moves across volumes', () => {
     await queue.start();
     const job = queue.add(file)!;
     const done = await env.finished(queue, job.id);
-    expect(done.heldPath).toBe(join(env.folder, '.payroll-held', String(job.id), 'census-held.csv'));
+    expect(done.heldPath).toBe(join(env.folder, '.payroll-held', `${job.id}-${job.createdAt}`, 'census-held.csv'));
     expect(await readFile(done.heldPath!, 'utf8')).toBe(content);
     expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
     // Unchanged for the watch: the held original goes, with its folders; the copy stays.
@@ -233,6 +234,53 @@ describe('archive moves across volumes', () => {
     await next.stop();
     expect(await gone(join(env.folder, '.payroll-held'))).toBe(true);
     expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
+  });
+
+  it('a clock set forward while a held original is watched does not end its watch: the original is kept', async () => {
+    env = await startQueueEnv({}, { archive: { dir: far } });
+    let skew = 0;
+    const queue = env.queue({ afterFilingMs: 10 * 60_000, now: () => Date.now() + skew });
+    const errors: string[] = [];
+    queue.on('error', (error) => errors.push(error.message));
+    await queue.start();
+    // Filed first, so looked at first: the one changed below, to know when a look was made after the jump.
+    const first = await env.finished(queue, queue.add(await env.write('census-first.csv', censusCsv('jump-first')))!.id);
+    const content = censusCsv('jump-forward');
+    const done = await env.finished(queue, queue.add(await env.write('census-jump.csv', content))!.id);
+    expect(done.heldPath).toBeDefined();
+    skew = HOUR;
+    await appendFile(first.heldPath!, 'Doe,Jane,jump-first-late,2020-01-31,ACTIVE\n');
+    await eventually(() => errors.find((m) => m.startsWith('census-first.csv changed after it was uploaded')), 30_000);
+    // That look went on to census-jump.csv, an hour later by the clock; stop() waits for the look to end.
+    await queue.stop();
+    expect(await readFile(done.heldPath!, 'utf8')).toBe(content);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('a clock set back while a held original is watched does not stretch its watch: the original goes on time', async () => {
+    env = await startQueueEnv({}, { archive: { dir: far } });
+    let skew = 0;
+    const queue = env.queue({ afterFilingMs: 1_500, now: () => Date.now() + skew });
+    await queue.start();
+    const done = await env.finished(queue, queue.add(await env.write('census-back.csv', censusCsv('jump-back')))!.id);
+    expect(done.heldPath).toBeDefined();
+    skew = -HOUR;
+    await eventually(() => (queue.job(done.id)?.watchUntil === undefined ? true : undefined), 30_000);
+    expect(await gone(join(env.folder, '.payroll-held'))).toBe(true);
+    expect(await readFile(done.archivedPath!, 'utf8')).toBe(censusCsv('jump-back'));
+  });
+
+  it('a watch journaled by a clock an hour ahead lasts no longer than a whole watch after a restart', async () => {
+    env = await startQueueEnv({}, { archive: { dir: far } });
+    const ahead = env.queue({ afterFilingMs: 1_500, now: () => Date.now() + HOUR });
+    await ahead.start();
+    const done = await env.finished(ahead, ahead.add(await env.write('census-ahead.csv', censusCsv('journaled-ahead')))!.id);
+    await ahead.stop();
+    expect(done.watchUntil).toBeGreaterThan(Date.now() + HOUR - 60_000);
+    const next = env.queue({ afterFilingMs: 1_500 });
+    await next.start();
+    await eventually(() => (next.job(done.id)?.watchUntil === undefined ? true : undefined), 30_000);
+    expect(await gone(join(env.folder, '.payroll-held'))).toBe(true);
   });
 
   it('on one drive, a refused file is not watched: the clerk is meant to fix it where it was filed', async () => {

@@ -5,7 +5,7 @@
  * a tmpfs). Folders the uploader makes for filing are 0700, its notes and copies 0600, and a filed file keeps no
  * access for group or others; folders the clerk made stay as they were.
  */
-import { appendFile, chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, tempDir } from '../../../test/helpers/local-server';
@@ -92,7 +92,7 @@ describe('the modes of what is filed, under umask 022', () => {
     expect(await modeOf(far)).toBe('755');
     // The original, held aside on its own drive while an export tool might still write to it.
     const held = job.heldPath!;
-    expect(held).toBe(join(env.folder, '.payroll-held', String(job.id), 'census-far.csv'));
+    expect(held).toBe(join(env.folder, '.payroll-held', `${job.id}-${job.createdAt}`, 'census-far.csv'));
     expect(await Promise.all([join(env.folder, '.payroll-held'), dirname(held)].map(modeOf))).toEqual(['700', '700']);
 
     // The tool writes more rows into it: the whole file is kept in not-sent/, for the clerk, and others may not read it.
@@ -104,13 +104,56 @@ describe('the modes of what is filed, under umask 022', () => {
   }, 120_000);
 });
 
-it('keeps a folder made for filing 0700 whatever the umask, and leaves one already there as it is', async () => {
+it('keeps a folder made for filing 0700 whatever the umask where the group may not write, and leaves one already there as it is', async () => {
   const base = await clerkFolder(tempDir('payroll-filing-'));
-  await mkdir(join(base, 'mine'), { mode: 0o775 });
-  await chmod(join(base, 'mine'), 0o775);
+  await mkdir(join(base, 'mine'), { mode: 0o755 });
+  await chmod(join(base, 'mine'), 0o755);
   process.umask(0o002);
   await makeFilingFolder(join(base, 'mine', 'a', 'b'));
-  expect(await Promise.all(['mine', 'mine/a', 'mine/a/b'].map((p) => modeOf(join(base, p))))).toEqual(['775', '700', '700']);
+  expect(await Promise.all(['mine', 'mine/a', 'mine/a/b'].map((p) => modeOf(join(base, p))))).toEqual(['755', '700', '700']);
   await makeFilingFolder(join(base, 'mine'));
-  expect(await modeOf(join(base, 'mine'))).toBe('775');
+  expect(await modeOf(join(base, 'mine'))).toBe('755');
+});
+
+describe('in a folder shared with its group (setgid, group-writable: 2775), under umask 022', () => {
+  /** A group no account of this computer has: the folder's, as an administrator sets up a shared folder. */
+  const GROUP = 61_000;
+  const fullModeOf = async (path: string) => ((await stat(path)).mode & 0o7777).toString(8);
+  const groupOf = async (path: string) => (await stat(path)).gid;
+  const sharedFolder = async (mode: number) => {
+    const dir = await clerkFolder(tempDir('payroll-shared-'));
+    // Root may give a folder any group; a clerk's uploader only its own groups (folder-access.ts).
+    await chown(dir, process.getuid!(), GROUP);
+    await chmod(dir, mode);
+    return dir;
+  };
+
+  it('every level made for filing takes the folder\'s group access and setgid bit, never access for others; files stay owner-only', async () => {
+    expect(process.getuid?.(), 'a folder of another group takes root').toBe(0);
+    const shared = await sharedFolder(0o2775);
+    await makeFilingFolder(join(shared, 'uploaded', '2026-11-24'));
+    for (const dir of ['uploaded', 'uploaded/2026-11-24']) {
+      expect({ dir, mode: await fullModeOf(join(shared, dir)), gid: await groupOf(join(shared, dir)) }).toEqual({ dir, mode: '2770', gid: GROUP });
+    }
+    // Through the real queue: the folders it files into, and what it files.
+    env = await startQueueEnv({}, { archive: { dir: join(shared, 'archive') } });
+    const queue = env.queue();
+    await queue.start();
+    const uploaded = await env.finished(queue, (await exportFile(queue, 'census-shared.csv', censusCsv('modes-shared'))).id);
+    const refused = await env.finished(queue, (await exportFile(queue, 'census-shared-bad.csv', 'foo,bar\n1,2\n')).id);
+    const made = [join(shared, 'archive'), join(shared, 'archive', 'uploaded'), dirname(uploaded.archivedPath!), join(shared, 'archive', 'rejected')];
+    expect(await Promise.all(made.map(fullModeOf))).toEqual(made.map(() => '2770'));
+    expect(await Promise.all(made.map(groupOf))).toEqual(made.map(() => GROUP));
+    const files = [uploaded.archivedPath!, refused.archivedPath!, `${refused.archivedPath!}.error.txt`];
+    expect(await Promise.all(files.map(modeOf))).toEqual(files.map(() => '600'));
+  }, 120_000);
+
+  it('a folder shared with its group without the setgid bit: made in that group all the same; one the group may only read gives none', async () => {
+    const shared = await sharedFolder(0o775);
+    await makeFilingFolder(join(shared, 'rejected'));
+    expect([await fullModeOf(join(shared, 'rejected')), await groupOf(join(shared, 'rejected'))]).toEqual(['770', GROUP]);
+    const readOnly = await sharedFolder(0o2755);
+    await makeFilingFolder(join(readOnly, 'duplicates'));
+    expect(await fullModeOf(join(readOnly, 'duplicates'))).toBe('700');
+  });
 });

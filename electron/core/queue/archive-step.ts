@@ -6,18 +6,21 @@
 import { createHash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { access, lstat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { identityOf } from '../watcher/stable-file';
 import { archiveDir, completeMove, errorNotePath, freeTarget, warningsNotePath, writeErrorFile, writeWarningsFile } from './archive';
-import { LATE_ROWS_ADVICE, NOT_SENT_FOLDER, afterFilingMs, holdPathOf, keepInSight } from './filed-watch';
+import { LATE_ROWS_ADVICE, NOT_SENT_FOLDER, holdPathOf, keepInSight, watchEndFromNow } from './filed-watch';
 import type { JobPatch } from './journal';
 import { localDay } from './file-facts';
-import { describeError, errorCode, isGone } from '../../lib/fs-errors';
+import { describeError, errorCode } from '../../lib/fs-errors';
 import { retryDelayMs } from './backoff';
-import { serviceOf, type Job, type OutcomeState } from './job-types';
+import { isOutcome, serviceOf, type Job, type OutcomeState } from './job-types';
 import type { QueueCore } from './queue-core';
-import { printableName } from '../../lib/printable-name';
+import { md5File } from '../../lib/md5-file';
+import { printableName, printableText } from '../../lib/printable-name';
+import { accountName, ownerOf, refusingFolderOf } from '../../lib/refusing-folder';
+import { failureOf, lookAt, unreachableFolderOf } from './unreachable';
 
 /** The text of `<name>.error.txt`: why, and the row problems with their line numbers. */
 export function errorFileText(job: Job, at: number): string {
@@ -43,25 +46,15 @@ export function warningsFileText(job: Job, at: number): string {
   return lines.join('\n');
 }
 
-async function md5File(path: string): Promise<string> {
-  const hash = createHash('md5');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
-}
-
 /**
  * Whether the file at the job's path is still the version the outcome is about: same size, and the same identity,
  * modification time and status-change time, or (when only those differ: a tool that rewrote the same bytes, or set
  * the modification time back after a change) the same checksum.
  */
 async function versionAtPath(job: Job): Promise<'same' | 'changed' | 'gone'> {
-  let info;
-  try {
-    info = await lstat(job.path);
-  } catch (error) {
-    if (isGone(error)) return 'gone';
-    throw error;
-  }
+  // Gone only from a folder that answers: a share that dropped throws (FolderUnreachableError), and filing waits.
+  const info = await lookAt(job.path);
+  if (!info) return 'gone';
   // A path refused without being read as a file (a link, a pipe, a folder named x.csv) is moved as it is, unless
   // another one took its place.
   if (!info.isFile()) return job.identity === undefined || job.identity === identityOf(info) ? 'same' : 'changed';
@@ -169,10 +162,32 @@ async function watchAfterFiling(core: QueueCore, job: Job, target: string, holdA
   if (!info?.isFile()) return { heldPath: null, watchUntil: null };
   return {
     heldPath: held ? holdAt : null,
-    watchUntil: core.now() + (core.afterFilingMs ?? afterFilingMs(core.settings())),
+    watchUntil: watchEndFromNow(core, job.id),
     ...(info.size === job.size ? { mtimeMs: info.mtimeMs } : {}),
   };
 }
+
+/** What became of a finished file, for the words said when it cannot be filed. */
+const OUTCOME_WORDS: Record<OutcomeState, string> = {
+  uploaded: 'was uploaded and the service has it',
+  duplicate: 'is a duplicate: the service had it already',
+  rejected: 'was refused (its reason is in the upload list)',
+};
+
+/**
+ * Why a finished file waits unfiled while a folder cannot be reached (a network share that dropped): the outcome
+ * stands (journaled already), and the file waits where it was claimed until the folder is back, in this run (the
+ * queue's backoff tries again) or at the next start (the job is still unfinished, so the claim folder's file is its
+ * own, never taken up as a new file).
+ */
+function unreachableWords(job: Job, folder: string): string {
+  const into = job.state === 'uploaded' ? 'uploaded/' : job.state === 'duplicate' ? 'duplicates/' : 'rejected/';
+  return `the folder ${printableName(folder)} cannot be reached now (a network share that is disconnected, or a folder `
+    + `renamed, removed or closed to this user); it is filed in ${into} once the folder can be reached again`;
+}
+
+/** What was last said of each job that could not be filed, per queue: a reason is said once, not at every try. */
+const saidNotFiled = new WeakMap<QueueCore, Map<number, string>>();
 
 /** Archives one finished job. Throws on file-system failures (the caller retries later). */
 export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
@@ -206,11 +221,12 @@ export async function archiveJob(core: QueueCore, start: Job): Promise<void> {
     } else {
       const notes = await writeNotes(core, job, target, withErrorFile, withWarnings);
       job = core.write(job.id, { archivedPath: target, archivedAt: core.now(), nextAttemptAt: null, ...notes, ...(await watchAfterFiling(core, job, target, holdAt)) });
+      if (saidNotFiled.get(core)?.delete(job.id)) core.logger.info(`${printableName(job.name)}: filed as ${printableName(target)} at last`);
     }
     core.emit('result', job);
     return;
   }
-  throw new Error(`${job.name}: no free name found in ${dir}`);
+  throw new Error(`${printableName(job.name)}: no free name found in ${printableText(dir)}`);
 }
 
 /**
@@ -230,9 +246,29 @@ async function fileInTheWay(root: string, dir: string): Promise<string | undefin
 }
 
 /**
+ * A folder on the way to the archive folder that this account may not enter or write in, said with the account it
+ * belongs to: clerks with accounts of their own that share a folder file into the same `uploaded/`, `rejected/`,
+ * `duplicates/`; one made by another clerk's uploader of an older version (owner-only) or in a folder not shared with
+ * the group refuses the others.
+ */
+function archiveFolderRefused(root: string, refused: string): string {
+  const owner = ownerOf(refused);
+  const me = accountName();
+  if (owner === undefined || owner === me) {
+    return `${printableName(refused)} cannot be written (a read-only disk or share, or this user may not change it); make it writable for this user`;
+  }
+  return `this user${me ? ` (${me})` : ''} may not file into the folder ${printableName(refused)}, which belongs to ${owner}: the uploaders `
+    + `of several accounts that share ${printableName(root)} file into the same folders there. Have ${owner} or an administrator `
+    + 'give the group of those accounts write access to that folder and the folders in it (chgrp and chmod g+rwx on each), '
+    + 'as an uploader of this version makes them in a folder shared with its group; or give the uploaders one account, '
+    + 'or an archive.dir each';
+}
+
+/**
  * Why a file could not be filed away, in words for the clerk when the cause is one they can mend: a file in the way
- * of the archive folder, a full disk, a folder that cannot be written. Node's recursive mkdir says ENOENT for a
- * folder it may not make on a read-only disk, so that is told by asking whether the archive's root may be written.
+ * of the archive folder, a full disk, a folder that cannot be written, named as the folder that refused (the archive
+ * root, or a folder in it another account made). Node's recursive mkdir says ENOENT for a folder it may not make on a
+ * read-only disk, so that is told by asking whether the archive's root may be written.
  */
 export async function whyNotFiled(root: string, dir: string, error: unknown): Promise<string> {
   const code = errorCode(error);
@@ -243,22 +279,65 @@ export async function whyNotFiled(root: string, dir: string, error: unknown): Pr
     }
   }
   if (code === 'ENOSPC') return `the disk that holds ${printableName(dir)} is full; free some space on it`;
+  if (!['ENOENT', 'EACCES', 'EPERM', 'EROFS'].includes(code ?? '')) return describeError(error);
   // EACCES and EPERM may also be a lock on the file itself (Windows): only a folder that is not writable is said so.
-  const unwritable = code === 'EROFS'
-    || (['ENOENT', 'EACCES', 'EPERM'].includes(code ?? '') && (await access(root, constants.W_OK).then(() => false, () => true)));
+  const refused = code === 'EROFS' ? undefined : refusingFolderOf(error, [dir]);
+  if (refused !== undefined && resolve(refused) !== resolve(root)) return archiveFolderRefused(root, refused);
+  const unwritable = code === 'EROFS' || refused !== undefined || (await access(root, constants.W_OK).then(() => false, () => true));
   if (unwritable) {
     return `${printableName(root)} cannot be written (a read-only disk or share, or this user may not change it); make it writable for this user`;
   }
   return describeError(error);
 }
 
-/** An archive failure (a locked file, a read-only folder): retried with backoff; the outcome itself stands. */
+/**
+ * A file that reached its outcome (uploaded, refused, a duplicate) and could not be filed away (moved to its archive
+ * folder): `reason` says why, in words. Emitted as the queue's error; the job stays unfiled, tried again later.
+ */
+export class NotFiledError extends Error {
+  override readonly name = 'NotFiledError';
+  constructor(readonly jobId: number, readonly reason: string, message: string, cause: unknown) {
+    super(message, { cause });
+  }
+}
+
+/**
+ * What a job left unfinished at the end of a run is, for its summary line: the outcome and why it could not be
+ * filed away (`notFiled`, the reason of its last NotFiledError) when it has one; else its last error, or its state.
+ * An uploaded file that is not filed is not a failed upload: the service has it.
+ */
+export function unfinishedWords(job: Job, notFiled?: string): string {
+  if (!isOutcome(job.state)) return job.lastError ?? job.state;
+  const notMoved = `it could not be moved to its archive folder${notFiled !== undefined ? `: ${notFiled}` : ''}`;
+  if (job.state === 'rejected') return `${job.lastError ?? 'refused'}; ${notMoved}`;
+  return `${job.state === 'uploaded' ? 'uploaded (the service has it)' : 'a duplicate (the service had it already)'}, but ${notMoved}`;
+}
+
+/**
+ * An archive failure (a locked file, a read-only folder, a folder that cannot be reached): retried with backoff; the
+ * outcome itself stands. Said once for each reason (the log has it at debug level at the later tries): a folder
+ * another account made stays closed until someone opens it, and a warning at every try says nothing new. A folder
+ * that cannot be reached (a share that dropped) is said with what became of the file and that it is filed once the
+ * folder is back, not as a failed move: the clerk has nothing to mend.
+ */
 export async function archiveFailed(core: QueueCore, job: Job, error: unknown): Promise<void> {
   const delay = retryDelayMs(job.attempts + 1, core.retry, core.random);
   core.write(job.id, { attempts: job.attempts + 1, nextAttemptAt: core.now() + delay });
   const { root, dir } = archiveDirOf(core, job);
-  const why = await whyNotFiled(root, dir, error);
-  const message = `${printableName(job.name)}: moving the file to its archive folder failed: ${why}; trying again later`;
+  const unreachable = await unreachableFolderOf(error, dirname(job.claimedFrom ?? job.path), root);
+  const why = unreachable !== undefined ? unreachableWords(job, unreachable) : await whyNotFiled(root, dir, failureOf(error));
+  const message = unreachable !== undefined
+    ? `${printableName(job.name)} ${OUTCOME_WORDS[job.state as OutcomeState]}, but it cannot be filed away for now: ${why}`
+      + `${job.state === 'rejected' ? '' : '. Nothing needs to be sent again'}.`
+    : `${printableName(job.name)}: moving the file to its archive folder failed: ${why}; trying again later`;
+  const said = saidNotFiled.get(core) ?? new Map<number, string>();
+  saidNotFiled.set(core, said);
+  if (said.get(job.id) === why) {
+    core.logger.debug(message);
+    return;
+  }
+  said.set(job.id, why);
   core.logger.warn(message);
-  core.emit('error', new Error(message, { cause: error }));
+  if (unreachable !== undefined) core.logger.debug(`${printableName(job.name)}: ${describeError(error)}${error instanceof Error && error.cause ? `: ${describeError(error.cause)}` : ''}`);
+  core.emit('error', new NotFiledError(job.id, why, message, error));
 }

@@ -1,42 +1,39 @@
 /**
  * Moves a user's file into the archive folders without ever deleting or overwriting anything: a name clash gets a
  * numeric suffix, and the move itself refuses to replace an existing file. What is filed is payroll data (names,
- * SSNs, pay), so it is kept from the computer's other users: the folders made for filing, its copies and notes are
- * owner-only, and a filed file's group and other access is taken away (docs/uploader.md).
+ * SSNs, pay), so it is kept from the computer's other users: the folders made for filing are open to nobody but their
+ * owner and, in a folder shared with its group, that group (so the clerks of a shared folder can all file there);
+ * copies and notes are owner-only, and a filed file's group and other access is taken away (docs/uploader.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
-import { chmod, link, lstat, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { chmod, link, lstat, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../lib/fs-errors';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/private-files';
+import { makeFoldersIn } from '../../lib/folder-access';
+import { PRIVATE_FILE_MODE } from '../../lib/private-files';
 import { fitName } from './fit-name';
+import { lookAt, lookForTarget } from './unreachable';
 
 /** Windows keeps access in ACLs, not modes: there a folder or file takes the access of the folder it is made in. */
 const POSIX = process.platform !== 'win32';
 
 /**
- * Makes a folder for filing (an archive folder and its parents, `uploaded/<day>/`, `not-sent/`, a hold folder),
- * owner-only (0700) at every level made here, whatever the umask: mkdir's mode is filtered by it, so each level made
- * is set exactly. Folders already there (the clerk's own, or made earlier) are left as they are. Failures are mkdir's
- * own (whyNotFiled words them); a file system that keeps no modes is left as it is.
+ * Makes a folder for filing (an archive folder and its parents, `uploaded/<day>/`, `not-sent/`, a hold folder). Each
+ * level made here is owner-only, or shared with the group of the folder it is made in when that folder is shared
+ * with its group, whatever the umask; never open to others (folder-access.ts). Folders already there (the clerk's
+ * own, or made earlier) are left as they are. Failures are mkdir's own (whyNotFiled words them).
  */
 export async function makeFilingFolder(dir: string): Promise<void> {
-  const first = await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  if (first === undefined || !POSIX) return;
-  const top = resolve(first);
-  for (let at = resolve(dir); ; at = dirname(at)) {
-    await chmod(at, PRIVATE_DIR_MODE).catch(() => undefined);
-    if (at === top || dirname(at) === at) return;
-  }
+  await makeFoldersIn(dir);
 }
 
 /**
  * Takes group and other access away from a file just filed (a move keeps the file and its mode, 0644 as a umask-022
  * export tool writes it); the owner's own bits stay. Only a regular file: a refused symbolic link is filed as the link,
  * and chmod would change the file it points to. Best effort: a file of another user, or a file system that keeps no
- * modes, is left as it is, in the owner-only folder it was filed in.
+ * modes, is left as it is, in the folder it was filed in (closed to others).
  */
 export async function keepFiledFileToOwner(path: string): Promise<void> {
   if (!POSIX) return;
@@ -264,7 +261,9 @@ async function sha256File(path: string): Promise<string> {
 /**
  * Finishes a move planned (and journaled) earlier: after a crash the source may be gone (moved already), linked at
  * both names, or (across volumes) copied to the target but not yet held or removed. 'taken': another file now holds
- * the target name, so a new target must be chosen. `holdAt` as for moveNoClobber.
+ * the target name, so a new target must be chosen. 'gone': the source's folder answers and the file is not in it
+ * (nor at the target); a folder that cannot be reached throws FolderUnreachableError (unreachable.ts) instead, as the
+ * file may still be there. `holdAt` as for moveNoClobber.
  */
 export async function completeMove(source: string, target: string, identity?: string, holdAt?: string): Promise<MoveResult> {
   const result = await finishMove(source, target, identity, holdAt);
@@ -276,8 +275,9 @@ export async function completeMove(source: string, target: string, identity?: st
 type MoveResult = 'moved' | 'held' | 'done-before' | 'gone' | 'taken' | 'changed';
 
 async function finishMove(source: string, target: string, identity?: string, holdAt?: string): Promise<MoveResult> {
-  // lstat: a refused symbolic link is moved as the link, never followed.
-  const [src, dst] = await Promise.all([lstat(source).catch(() => undefined), lstat(target).catch(() => undefined)]);
+  // lstat: a refused symbolic link is moved as the link, never followed. 'gone' only from a folder that answers: a
+  // share that dropped (ENOENT for its whole tree, EIO, ESTALE…) throws FolderUnreachableError, and the move waits.
+  const [src, dst] = await Promise.all([lookAt(source), lookForTarget(target)]);
   if (!src) return dst ? 'done-before' : 'gone';
   if (dst) {
     if (dst.ino === src.ino && dst.dev === src.dev) {

@@ -1,12 +1,37 @@
 /**
  * Why a file could not be claimed (moved into `<folder>/.processing/<owner>/` before it is read), in the clerk's
  * words: "EACCES: permission denied, mkdir '…/.processing'" says neither that the uploader must write in the export
- * folder nor what to do about it.
+ * folder nor what to do about it. Denied access is said of the folder that refused, with the account it belongs to:
+ * in a folder shared by several accounts, that is often a `.processing` folder another clerk's uploader made, not
+ * the watched folder.
  */
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { describeError, errorCode, errorPath } from '../../lib/fs-errors';
 import { printableText } from '../../lib/printable-name';
-import { CLAIMS_FOLDER } from './folder-claims';
+import { accountName, groupOf, ownerOf, refusingFolderOf } from '../../lib/refusing-folder';
+
+/** The folder, in the watched folder, where each uploader keeps the files it is working on (folder-claims.ts). */
+export const CLAIMS_FOLDER = '.processing';
+
+/**
+ * A folder in `.processing` (or `.processing` itself) that this account may not write in: the uploaders that share
+ * the watched folder must all write there, to claim files and to take over those of one that stopped.
+ */
+function claimFolderRefused(folder: string, refused: string): string {
+  const owner = ownerOf(refused);
+  const me = accountName();
+  const where = printableText(refused);
+  const theirs = owner !== undefined && owner !== me;
+  const group = groupOf(folder);
+  return `this uploader${me ? ` (running as ${me})` : ''} may not write in the folder ${where}${theirs ? `, which belongs to ${owner}` : ''}, `
+    + `and it needs to: the uploaders that share ${printableText(folder)} move each file into a folder of their own in its `
+    + `${CLAIMS_FOLDER} folder before reading it, and take over the files of one that stopped. `
+    + (theirs
+      ? `Have ${owner} or an administrator give ${group ? `the group ${group}` : 'the group of the watched folder'} write access to `
+        + `${where} and the folders in it (chgrp${group ? ` ${group}` : ''} and chmod g+rwx on each), as an uploader of this version `
+        + 'makes them in a folder shared with its group'
+      : 'Give the account the uploader runs as permission to change files in that folder');
+}
 
 /** What stops the uploader from claiming files in `folder`, and what to do; the same words for the same cause. */
 export function claimProblem(folder: string, error: unknown): string {
@@ -14,8 +39,12 @@ export function claimProblem(folder: string, error: unknown): string {
   const syscall = (error as { syscall?: unknown } | undefined)?.syscall;
   switch (errorCode(error)) {
     case 'EACCES':
-    case 'EPERM':
-      if (syscall === 'rename') {
+    case 'EPERM': {
+      // A folder inside the watched one (`.processing`, a claim folder) refused: that one is named, with its owner.
+      const refused = refusingFolderOf(error);
+      const below = refused === undefined ? '' : relative(resolve(folder), resolve(refused));
+      if (refused !== undefined && below !== '' && !below.startsWith('..')) return claimFolderRefused(folder, refused);
+      if (syscall === 'rename' && refused === undefined) {
         return `the file could not be moved into the folder's ${CLAIMS_FOLDER} folder, as the uploader does with each file `
           + `before reading it: it may be open in another program, or this uploader may not change files in ${where}. `
           + 'Close the program, or give the uploader permission to change files in that folder';
@@ -23,6 +52,7 @@ export function claimProblem(folder: string, error: unknown): string {
       return `this uploader may not write in the folder ${where}, and it needs to: it moves each file into the folder's `
         + `${CLAIMS_FOLDER} folder before reading it, so that two uploaders never send the same file. Give the account `
         + 'the uploader runs as permission to change files in that folder';
+    }
     case 'EROFS':
       return `the folder ${where} is on a read-only drive, and the uploader needs to write there: it moves each file into `
         + `the folder's ${CLAIMS_FOLDER} folder before reading it. Export to a folder it can write in`;

@@ -5,18 +5,25 @@
  * file is a copy; the original is not deleted but held aside on its own drive (archive.ts, holdOriginal), so those
  * rows are not lost in a deleted file. For a while after filing the queue watches the file: one that changed is kept
  * and the clerk is told where it is and that the rows written late were not sent; a held original that stayed
- * unchanged is deleted at the end (the filed copy holds its bytes).
+ * unchanged is deleted at the end (the filed copy holds its bytes). Changed means other bytes: a backup tool, an
+ * antivirus, `touch` or a copy tool that only sets the modification time is not taken for rows written late.
  */
+import type { Stats } from 'node:fs';
 import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Settings } from '../../../shared/settings.schema';
 import { describeError, isGone } from '../../lib/fs-errors';
+import { md5File } from '../../lib/md5-file';
 import { printableName } from '../../lib/printable-name';
 import { freeTarget, keepFiledFileToOwner, makeFilingFolder, moveNoClobber } from './archive';
 import type { Job } from './job-types';
+import type { JobPatch } from './journal';
 import type { QueueCore } from './queue-core';
 
-/** Beside a file filed onto another drive: `<its folder>/.payroll-held/<job id>/<name>`. Hidden: the watcher skips it. */
+/**
+ * Beside a file filed onto another drive: `<its folder>/.payroll-held/<job id>-<found at>/<name>`. Hidden: the watcher
+ * skips it.
+ */
 export const HOLD_FOLDER = '.payroll-held';
 /** In the watched folder: held originals that were written to after they were filed. */
 export const NOT_SENT_FOLDER = 'not-sent';
@@ -26,9 +33,63 @@ export function afterFilingMs(settings: Settings): number {
   return Math.max(10 * 60_000, 3 * settings.stabilityMs);
 }
 
-/** Where the original of a job's file is held when it is filed onto another drive (on its own drive). */
+/** How long this queue watches a filed file (tests set it on the core). */
+const watchMsOf = (core: QueueCore): number => core.afterFilingMs ?? afterFilingMs(core.settings());
+
+/**
+ * When each watch ends on this machine's monotonic clock, by queue and job. `watchUntil` is journaled as a wall time,
+ * since a restart must know it; but within a run the computer's clock may be set forward (NTP, a time-zone fix: the
+ * held original would be deleted at once, and rows the tool writes next lost with it) or back (the watch stretched by
+ * the size of the jump), so the time left is counted here, as the retries' is (upload-queue.ts, dueIn).
+ */
+type WatchEnd = { until: number; mono: number };
+const watchEnds = new WeakMap<QueueCore, Map<number, WatchEnd>>();
+
+function endsOf(core: QueueCore): Map<number, WatchEnd> {
+  let ends = watchEnds.get(core);
+  if (!ends) watchEnds.set(core, (ends = new Map<number, WatchEnd>()));
+  return ends;
+}
+
+/** Starts the watch of a job's filed file: its end as journaled (a wall time), the end on the monotonic clock noted. */
+export function watchEndFromNow(core: QueueCore, jobId: number): number {
+  const ms = watchMsOf(core);
+  const until = core.now() + ms;
+  endsOf(core).set(jobId, { until, mono: performance.now() + ms });
+  return until;
+}
+
+/**
+ * Milliseconds left of a job's watch. A watch this run did not start (one journaled before a restart) is counted from
+ * its journaled end, but never for longer than a whole watch: the clock may have been set back since.
+ */
+function watchLeft(core: QueueCore, job: Job): number {
+  const ends = endsOf(core);
+  const until = job.watchUntil ?? 0;
+  let end = ends.get(job.id);
+  if (!end || end.until !== until) {
+    const left = Math.min(Math.max(0, until - core.now()), watchMsOf(core));
+    ends.set(job.id, (end = { until, mono: performance.now() + left }));
+  }
+  return end.mono - performance.now();
+}
+
+/** Ends a job's watch in the journal. */
+function endWatch(core: QueueCore, job: Job, patch: JobPatch = {}): void {
+  core.write(job.id, { watchUntil: null, heldPath: null, ...patch });
+  endsOf(core).delete(job.id);
+}
+
+/**
+ * Where the original of a job's file is held when it is filed onto another drive (on its own drive). Named by the job
+ * id and the time the job was journaled (`createdAt`, epoch ms): a journal made new (a damaged one removed) numbers
+ * its jobs from 1 again, and an original held by the old journal may still be there, its watch unknown to the new
+ * one; by the id alone a new job's original of the same name would find that path taken, be refused (moves never
+ * replace a file) and its file never filed. Both are journaled before the move, so a restart after a crash finds the
+ * same path (archive-step.ts).
+ */
 export function holdPathOf(job: Job): string {
-  return join(dirname(job.path), HOLD_FOLDER, String(job.id), basename(job.path));
+  return join(dirname(job.path), HOLD_FOLDER, `${job.id}-${job.createdAt}`, basename(job.path));
 }
 
 async function lookAt(path: string) {
@@ -103,23 +164,45 @@ async function keepChanged(core: QueueCore, job: Job): Promise<void> {
   const advice = sent ? LATE_ROWS_ADVICE
     : 'If an export tool was still writing it, set the stability wait in Settings above the longest pause of the tool.';
   const note = `${name} changed after ${after} and was filed away${sent ? ': what changed was not sent' : ''}; ${where}. ${advice}`;
-  core.write(job.id, { watchUntil: null, heldPath: null, ...(sent ? { lastError: note } : {}) });
+  endWatch(core, job, sent ? { lastError: note } : {});
   core.logger.warn(note);
   core.emit('error', new Error(note));
+}
+
+/**
+ * Whether the watched file, of the same size as the version read but with another modification time, still holds the
+ * bytes that were read (its MD5): a backup tool, an antivirus, `touch` or a copy tool that sets the time changes no
+ * byte. 'same' journals the time seen, so the file is not read again at every look (the journaled `mtimeMs` of a
+ * filed job is the watched file's; it is what watchAfterFiling set). 'looking' when it was written to while read:
+ * the next look decides. Without a checksum (a file refused before it was read) any change counts.
+ */
+async function sameBytes(core: QueueCore, job: Job, watched: string, info: Stats): Promise<'same' | 'changed' | 'looking'> {
+  if (!job.md5 || !info.isFile()) return 'changed';
+  const md5 = await md5File(watched);
+  const after = await lookAt(watched);
+  if (!after || after.size !== info.size || after.mtimeMs !== info.mtimeMs || after.ino !== info.ino) return 'looking';
+  if (md5 !== job.md5) return 'changed';
+  core.write(job.id, { mtimeMs: info.mtimeMs });
+  return 'same';
 }
 
 async function checkOne(core: QueueCore, job: Job): Promise<void> {
   const watched = job.heldPath ?? job.archivedPath;
   const info = watched ? await lookAt(watched) : undefined;
-  if (!info) {
+  if (!info || !watched) {
     // Moved or deleted by someone (a held original too): nothing is left to watch or to remove.
-    core.write(job.id, { watchUntil: null, heldPath: null });
+    endWatch(core, job);
     return;
   }
-  if (info.size !== job.size || info.mtimeMs !== job.mtimeMs) return keepChanged(core, job);
-  if (core.now() < (job.watchUntil ?? 0)) return;
+  if (info.size !== job.size) return keepChanged(core, job);
+  if (info.mtimeMs !== job.mtimeMs) {
+    const bytes = await sameBytes(core, job, watched, info);
+    if (bytes === 'changed') return keepChanged(core, job);
+    if (bytes === 'looking') return;
+  }
+  if (watchLeft(core, job) > 0) return;
   if (job.heldPath) await release(job.heldPath);
-  core.write(job.id, { watchUntil: null, heldPath: null });
+  endWatch(core, job);
 }
 
 /** One look at every filed file still watched (of the jobs `mine` accepts). Failures are tried again at the next look. */

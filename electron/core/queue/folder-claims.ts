@@ -10,19 +10,22 @@
  * job is only ever sent there, as that client. A claim taken over keeps its record, marked with the taker, so the
  * silent uploader, back again, can tell that file from one that disappeared.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { lstat, mkdir, readFile, readdir, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, lstat, readFile, readdir, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { makeFolderIn, sharedFileModeIn } from '../../lib/folder-access';
 import { describeError, errorCode, isDenied } from '../../lib/fs-errors';
+import { createHeartbeatWatch, type HeartbeatWatch } from '../../lib/heartbeat-watch';
 import type { Logger } from '../../lib/logger';
 import { listingDenied } from '../watcher/folder-listing';
 import { identityOf, type StableFile } from '../watcher/stable-file';
 import { suffixedName } from './archive';
 import { printableName, printableText } from '../../lib/printable-name';
+import { CLAIMS_FOLDER, claimProblem } from './claim-errors';
 
-export const CLAIMS_FOLDER = '.processing';
+export { CLAIMS_FOLDER };
 /** Inside an owner's claim folder: one record per claimed file, of the same name (a dot name is never a candidate). */
 export const CLAIM_RECORDS = '.claims';
 export const DEFAULT_CLAIM_TIMEOUT_MS = 120_000;
@@ -53,11 +56,30 @@ const parseRecord = (text: string): ClaimRecord | undefined => {
 /** The record of a claimed file; undefined when there is none (a claim of an older version) or it cannot be read. */
 const readRecord = (claimed: string): Promise<ClaimRecord | undefined> =>
   readFile(recordOf(claimed), 'utf8').then(parseRecord, () => undefined);
+/**
+ * Writes a claim's record under a temporary name, then renames it into place: the uploader that takes a claim over
+ * marks the record of another account's claim, which it may replace in a shared claim folder but not write into;
+ * and a record is never seen half written. Readable by the group of a shared folder: the uploaders of the other
+ * clerks read it to know whether the claim is theirs to take over.
+ */
+const TEMPORARY_SUFFIX = '.tmp';
+/** writeRecord's temporary name of a record not renamed into place yet. */
+const TEMPORARY_RECORD = /^\.[0-9a-f]{12}\.tmp$/;
 const writeRecord = async (claimed: string, record: ClaimRecord): Promise<void> => {
-  await mkdir(dirname(recordOf(claimed))).catch((error: unknown) => {
-    if (errorCode(error) !== 'EEXIST') throw error;
-  });
-  await writeFile(recordOf(claimed), `${JSON.stringify(record)}\n`);
+  const records = dirname(recordOf(claimed));
+  await makeFolderIn(records);
+  // A dot name is never a claimed file's, so never taken for a record (the tidy-up passes it by; one a crash left
+  // between the write and the rename goes at the uploader's next start, or when another takes its claims over).
+  const temp = join(records, `.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`);
+  try {
+    await writeFile(temp, `${JSON.stringify(record)}\n`, { flag: 'wx', mode: 0o600 });
+    // Set exactly: writeFile's mode is filtered by the umask.
+    await chmod(temp, await sharedFileModeIn(records));
+    await rename(temp, recordOf(claimed));
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
 };
 /** Whether `path` is a folder now (through links, as the watcher sees it). */
 const isFolder = (path: string): Promise<boolean> => stat(path).then((info) => info.isDirectory(), () => false);
@@ -104,7 +126,8 @@ export type FolderClaimsOptions = {
 type Watched = {
   folder: string;
   timer: NodeJS.Timeout;
-  others: Map<string, { mtimeMs: number; since: number }>;
+  /** The heartbeats of the other uploaders' claim folders, by owner. */
+  others: HeartbeatWatch;
   isKnown: (path: string) => boolean;
   busy?: Promise<void>;
   /** Why the last heartbeat failed: logged when it changes, not at every beat. */
@@ -126,15 +149,13 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
   /**
    * Makes `<folder>/.processing/<owner>` inside the folder as it is, never the folder itself: a watched folder
    * renamed or removed must stay missing (and be shown so), not come back empty while the exports sit elsewhere.
-   * ENOENT when the folder is missing.
+   * ENOENT when the folder is missing. Both take the access of the watched folder's group when it is shared with its
+   * group (folder-access.ts): the uploaders of other accounts of that group make their own claim folders in
+   * `.processing`, and take the files of one that went silent out of its claim folder.
    */
   const makeClaimDir = async (folder: string): Promise<string> => {
     const dir = mineIn(folder);
-    for (const each of [join(folder, CLAIMS_FOLDER), dir]) {
-      await mkdir(each).catch((error: unknown) => {
-        if (errorCode(error) !== 'EEXIST') throw error;
-      });
-    }
+    for (const each of [join(folder, CLAIMS_FOLDER), dir]) await makeFolderIn(each);
     return dir;
   };
   /**
@@ -202,18 +223,12 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
   const takeOverStale = async (w: Watched, onFile: (file: StableFile) => void) => {
     const root = join(w.folder, CLAIMS_FOLDER);
     const owners = await readdir(root, { withFileTypes: true }).catch(() => []);
-    const now = performance.now();
     for (const entry of owners) {
       if (!entry.isDirectory() || entry.name === owner) continue;
       const dir = join(root, entry.name);
       const info = await stat(dir).catch(() => undefined);
       if (!info) continue;
-      const seen = w.others.get(entry.name);
-      if (!seen || seen.mtimeMs !== info.mtimeMs) {
-        w.others.set(entry.name, { mtimeMs: info.mtimeMs, since: now });
-        continue;
-      }
-      if (now - seen.since < timeoutMs) continue;
+      if (w.others.stillFor(entry.name, info.mtimeMs) < timeoutMs) continue;
       const files = await readdir(dir, { withFileTypes: true }).catch(() => []);
       /** Files left in place, by the words for the service they were claimed for. */
       const left = new Map<string, string[]>();
@@ -242,10 +257,10 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
       }
       sayLeft(dir, entry.name, left);
       // Records of files the silent uploader filed away itself are of no use to anyone; marked ones wait for it.
-      await tidyRecords(dir, () => true);
+      await tidyRecords(dir, () => true, true);
       await rmdir(join(dir, CLAIM_RECORDS)).catch(() => undefined);
       await rmdir(dir).catch(() => undefined);
-      w.others.delete(entry.name);
+      w.others.forget(entry.name);
     }
   };
 
@@ -270,10 +285,18 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
   /**
    * Removes the records in `dir` whose file is no longer there (filed away, given back to the folder), except one
    * marked taken over while `keepMarked` says its job is still open (the queue reads it when it finds the file gone).
+   * `ofSilent`: no record is being written in `dir` (the claim folder of an uploader silent for the claim timeout, or
+   * our own before this run claims anything in it), so one under writeRecord's temporary dot name was cut off by its
+   * writer's end (a kill between the write and the rename) and goes too.
    */
-  const tidyRecords = async (dir: string, keepMarked: (path: string) => boolean) => {
+  const tidyRecords = async (dir: string, keepMarked: (path: string) => boolean, ofSilent = false) => {
     const records = await readdir(join(dir, CLAIM_RECORDS)).catch(() => []);
     for (const name of records) {
+      // A record being written (writeRecord's temporary dot name) is not one yet.
+      if (name.startsWith('.')) {
+        if (ofSilent && TEMPORARY_RECORD.test(name)) await rm(join(dir, CLAIM_RECORDS, name), { force: true }).catch(() => undefined);
+        continue;
+      }
       const path = join(dir, name);
       if (making.has(path) || (await lstat(path).then(() => true, () => false))) continue;
       const record = await readRecord(path);
@@ -292,10 +315,11 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
       // A folder missing now has no claims of ours to adopt; the heartbeat makes the claim folder once it is back.
       if (await claimDirIn(folder)) {
         await adoptOwn(folder, onFile, isKnown);
-        await tidyRecords(mineIn(folder), isKnown);
+        // Before this run claims anything here: a temporary record is an earlier run's, cut off by its end.
+        await tidyRecords(mineIn(folder), isKnown, true);
       }
       const w: Watched = {
-        folder, others: new Map(), isKnown,
+        folder, others: createHeartbeatWatch(), isKnown,
         timer: setInterval(() => {
           if (w.busy) return;
           const now = new Date();
@@ -308,7 +332,7 @@ export function createFolderClaims(options: FolderClaimsOptions): FolderClaims {
               w.failing = undefined;
             })
             .catch((error: unknown) => {
-              const problem = `checking the claims in ${printableText(folder)} failed: ${describeError(error)}`;
+              const problem = `checking the claims in ${printableText(folder)} failed: ${claimProblem(folder, error)}`;
               if (problem === w.failing) logger.debug(problem);
               else logger.warn(problem);
               w.failing = problem;

@@ -1,7 +1,8 @@
 /** granting -> uploading: one handshake POST for every file ready together (up to 100). */
 import type { FileMetadata, FileTypeCode } from '../../../shared';
 import type { NoticeEnd } from '../../../shared/bridge';
-import { classify, credentialsProblem, reasonOf, said, waitReason } from './failures';
+import { classify, credentialsProblem, said, waitReason } from './failures';
+import { itemRefusal } from './item-refusal';
 import { FRESH_GRANT_MIN_MS, grantExpiry, grantUsable, unusableGrantReason } from './grant-life';
 import type { Job } from './job-types';
 import type { QueueCore } from './queue-core';
@@ -117,7 +118,7 @@ export async function requestGrants(core: QueueCore, jobs: Job[], credentialsCha
     }
     const [job] = jobs;
     if (refused && job) {
-      const reason = reasonOf(failure);
+      const reason = itemRefusal(failure);
       if (failure.status === 422) onDuplicate(core, job, reason);
       else core.reject(job, `the service refused the file: ${reason}`);
       return false;

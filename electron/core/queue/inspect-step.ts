@@ -4,6 +4,7 @@
  * sync per file (journals of older versions may still hold `validating`; recovery reads such a job again).
  */
 import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { LIMITS, PREFLIGHT_TITLE } from '../../../shared';
 import type { FileTypeCode, RecordError } from '../../../shared';
 import { fileTypeOfKind } from '../../../shared';
@@ -14,6 +15,7 @@ import type { Job } from './job-types';
 import type { JobPatch } from './journal';
 import type { QueueCore } from './queue-core';
 import { readOnce } from './read-once';
+import { failureOf, goneOrUnreachable, sentOnceReachable } from './unreachable';
 import { printableName } from '../../lib/printable-name';
 
 /** Row problems kept in the journal and shown; the count says how many there were in all. */
@@ -35,15 +37,10 @@ function tooLarge(size: number): string {
 }
 
 /** The file as the watcher saw it may be older than now: look again before reading. */
-async function currentFacts(job: Job): Promise<JobPatch & { size: number } | 'gone'> {
-  try {
-    const info = await stat(job.path);
-    // The version judged: the archive step files away only this one.
-    return { size: info.size, mtimeMs: info.mtimeMs, identity: `${info.dev}:${info.ino}` };
-  } catch (error) {
-    if (isGone(error)) return 'gone';
-    throw error;
-  }
+async function currentFacts(job: Job): Promise<JobPatch & { size: number }> {
+  const info = await stat(job.path);
+  // The version judged: the archive step files away only this one.
+  return { size: info.size, mtimeMs: info.mtimeMs, identity: `${info.dev}:${info.ino}` };
 }
 
 export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Promise<void> {
@@ -55,7 +52,6 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
   let facts: JobPatch = {};
   try {
     const seen = await currentFacts(job);
-    if (seen === 'gone') return void core.disappeared(job);
     facts = seen;
     const { size } = seen;
     if (size === 0) return void core.reject(job, 'the file is empty', facts);
@@ -69,8 +65,13 @@ export async function inspectFile(core: QueueCore, start: Job, rereads = 0): Pro
       (bytes, total) => core.progress({ id: job.id, phase: 'hashing', bytes, total }),
     );
   } catch (error) {
-    if (isGone(error)) return void core.disappeared(job);
-    if (isBusy(error)) {
+    // Gone only from a folder that answers: a share that dropped (ENOENT for every path in it, EIO, ESTALE…) is a
+    // folder that cannot be reached, and the file waits for it, never recorded as disappeared.
+    const reach = errorCode(failureOf(error)) === undefined ? undefined : await goneOrUnreachable(job.path, dirname(job.claimedFrom ?? job.path), error);
+    if (reach === 'gone') return void core.disappeared(job);
+    if (reach !== undefined) return void core.wait(job, 'found', sentOnceReachable(reach.unreachable));
+    // Missing a moment ago and there now (saved again by a rename): read again later, as a file that is held.
+    if (isBusy(error) || isGone(error)) {
       if (job.attempts + 1 >= core.retry.failAfter) {
         return void core.reject(job, `the file cannot be read (${errorCode(error)}): ${describeError(error)}`, facts);
       }

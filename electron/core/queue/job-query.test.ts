@@ -69,9 +69,10 @@ describe('job queries', () => {
     const census = query.window({ ...base, fileTypes: ['1'], limit: 500 });
     expect(census.total).toBe(150);
 
-    const days = query.window({ ...base, foundFrom: day(2), foundTo: day(3), limit: 500 });
-    expect(days.total).toBe(60);
-    expect(new Set(days.items.map((j) => j.foundDay))).toEqual(new Set([day(2), day(3)]));
+    // Job i was found at T0 + i s.
+    const found = query.window({ ...base, foundSince: T0 + 100_000, foundBefore: T0 + 160_000, limit: 500 });
+    expect(found.total).toBe(60);
+    expect(found.items.map((j) => j.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, k) => 101 + k));
 
     expect(query.window({ ...base, finished: false }).total).toBe(10);
     expect(query.window({ ...base, finished: true }).total).toBe(290);
@@ -80,10 +81,24 @@ describe('job queries', () => {
     expect(text.total).toBe(50);
     expect(text.items.every((j) => j.name.startsWith('Census_00'))).toBe(true);
 
-    const all = query.window({ ...base, states: ['uploaded', 'duplicate'], fileTypes: ['2'], text: 'receipts', foundFrom: day(1), limit: 500 });
-    const expected = Array.from({ length: 290 }, (_, i) => i).filter((i) => i % 2 === 1 && i % 3 !== 1 && i % 10 >= 1);
+    const all = query.window({ ...base, states: ['uploaded', 'duplicate'], fileTypes: ['2'], text: 'receipts', foundSince: T0 + 10_000, limit: 500 });
+    const expected = Array.from({ length: 290 }, (_, i) => i).filter((i) => i % 2 === 1 && i % 3 !== 1 && i >= 10);
     expect(all.items.map((j) => j.id).sort((a, b) => a - b)).toEqual(expected.map((i) => i + 1));
     expect(all.total).toBe(expected.length);
+  });
+
+  it('filters the days found by the instants the screen gives, never by the day the PC\'s zone called it then', () => {
+    // Found while the PC was set to Tokyo (UTC+9) instead of New York (UTC-5 in November): the journal's found_day is
+    // Tokyo's date. The clerk, in New York, sees 12:13 PM Nov 24 and 3:00 PM Nov 23 and asks for Nov 24, which in New
+    // York runs from 05:00 UTC on the 24th to 05:00 UTC on the 25th.
+    const noon = journal.insertJob({ path: '/w/census-noon.csv', name: 'census-noon.csv', size: 1, mtimeMs: 1 }, Date.UTC(2026, 10, 24, 17, 13), '2026-11-25');
+    const eve = journal.insertJob({ path: '/w/census-eve.csv', name: 'census-eve.csv', size: 1, mtimeMs: 1 }, Date.UTC(2026, 10, 23, 20, 0), '2026-11-24');
+    const nov24 = { foundSince: Date.UTC(2026, 10, 24, 5), foundBefore: Date.UTC(2026, 10, 25, 5) };
+    expect(query.window({ ...base, ...nov24, text: 'census-' }).items.map((j) => j.id)).toEqual([noon.id]);
+    expect(query.window({ ...base, foundBefore: nov24.foundSince, text: 'census-' }).items.map((j) => j.id)).toEqual([eve.id]);
+    expect(query.window({ ...base, foundSince: nov24.foundBefore, text: 'census-' }).total).toBe(0);
+    // The end is the start of the next day: a file found at that instant is the next day's.
+    expect(query.window({ ...base, foundSince: eve.createdAt, foundBefore: noon.createdAt, text: 'census-' }).items.map((j) => j.id)).toEqual([eve.id]);
   });
 
   it('finds the files whose type was never read by the type "none", alone or with a type', () => {
@@ -140,7 +155,7 @@ describe('job queries', () => {
       { ...base, states: ['rejected' as const], text: 'census' },
       { ...base, states: ['uploaded' as const, 'duplicate' as const] },
       { ...base, fileTypes: ['2' as const] },
-      { ...base, foundFrom: day(3), foundTo: day(4) },
+      { ...base, foundSince: T0 + 3000, foundBefore: T0 + 5000 },
       { ...base, text: 'receipts', sort: { by: 'name' as const, dir: 'asc' as const } },
       base,
     ].map((q) => query.plan(q).join(' | '));

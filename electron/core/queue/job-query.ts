@@ -17,9 +17,13 @@ export type JobFilter = {
   states?: readonly JobState[];
   /** Any of these types; `none` for a file whose type was never read. */
   fileTypes?: readonly (FileTypeCode | typeof NO_FILE_TYPE)[];
-  /** Found on or after / on or before this local day, YYYY-MM-DD. */
-  foundFrom?: string;
-  foundTo?: string;
+  /**
+   * Found at or after / before these instants (ms since 1970 UTC): the start and end of the clerk's days as the screen
+   * computes them where the clerk is. Never the journal's found_day, the day in the zone the PC had when the file was
+   * found: after a change of zone that is another date than the one History shows.
+   */
+  foundSince?: number;
+  foundBefore?: number;
   /** Part of the name, any case. */
   text?: string;
   /** true: filed away; false: still in the queue. */
@@ -35,6 +39,7 @@ export type JobWindowQuery = JobFilter & {
 /** A job as the lists show it: everything but its warnings and the upload's working fields. */
 export type JobListItem = Omit<
   Job, 'warnings' | 'grantUrl' | 'grantExpiresAt' | 'grantIssuedAt' | 'putStartedAt' | 'archiveTarget' | 'mismatches' | 'mtimeMs' | 'ctimeMs'
+    | 'importErrors'
 >;
 
 export type JobQuery = {
@@ -46,11 +51,13 @@ export type JobQuery = {
   close(): void;
 };
 
+// The days found are filtered on created_at (jobs_q_found); the index of found_day that the old day filter used is
+// dropped from journals that have it.
 const INDEXES = `
 CREATE INDEX IF NOT EXISTS jobs_q_found ON jobs(created_at);
 CREATE INDEX IF NOT EXISTS jobs_q_state ON jobs(state, created_at);
 CREATE INDEX IF NOT EXISTS jobs_q_type ON jobs(file_type, created_at);
-CREATE INDEX IF NOT EXISTS jobs_q_day ON jobs(found_day);
+DROP INDEX IF EXISTS jobs_q_day;
 CREATE INDEX IF NOT EXISTS jobs_q_name ON jobs(name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS jobs_q_size ON jobs(size);
 CREATE INDEX IF NOT EXISTS jobs_q_archived ON jobs(archived_at);
@@ -88,6 +95,8 @@ const LIST_COLUMNS: readonly (readonly [string, keyof JobListItem])[] = [
   ['archived_path', 'archivedPath'], ['archived_at', 'archivedAt'], ['claimed_from', 'claimedFrom'],
   // The service and client the job was queued for: the screens say when it waits for another one than uploads go to now.
   ['profile', 'profile'], ['base_url', 'baseUrl'], ['client_id', 'clientId'],
+  // What the service made of the file, when it said (import-results.ts): its counts, not its reasons (JSON).
+  ['import_result', 'importResult'],
 ];
 const COLUMNS = LIST_COLUMNS.map(([column]) => column).join(', ');
 
@@ -99,7 +108,7 @@ function toItem(values: readonly (string | number | null)[]): JobListItem {
   const item: Record<string, unknown> = {};
   LIST_COLUMNS.forEach(([, field], i) => {
     const value = values[i];
-    if (value !== null && value !== undefined) item[field] = value;
+    if (value !== null && value !== undefined) item[field] = field === 'importResult' ? JSON.parse(String(value)) : value;
   });
   return item as JobListItem;
 }
@@ -133,13 +142,13 @@ function whereOf(filter: JobFilter, textBy: 'index' | 'like'): { sql: string; pa
     where.push(alternatives.length === 0 ? '0' : `(${alternatives.join(' OR ')})`);
     params.push(...read);
   }
-  if (filter.foundFrom) {
-    where.push('found_day >= ?');
-    params.push(filter.foundFrom);
+  if (filter.foundSince !== undefined) {
+    where.push('created_at >= ?');
+    params.push(filter.foundSince);
   }
-  if (filter.foundTo) {
-    where.push('found_day <= ?');
-    params.push(filter.foundTo);
+  if (filter.foundBefore !== undefined) {
+    where.push('created_at < ?');
+    params.push(filter.foundBefore);
   }
   if (filter.finished !== undefined) where.push(filter.finished ? 'archived_at IS NOT NULL' : 'archived_at IS NULL');
   const text = filter.text?.trim();

@@ -1,7 +1,8 @@
 /** The upload queue's records: one job per watched file version, one batch per manual JSON send. */
 import type { FileTypeCode, ImportCreated, RecordError, RecordKind } from '../../../shared';
-import type { NoticeEnd } from '../../../shared/bridge';
+import type { HeldReason, NoticeEnd } from '../../../shared/bridge';
 import type { LastingNotice } from '../notices/lasting-error';
+import type { KeptImportResult } from './import-results';
 
 /**
  * States of a file job (docs/service-decisions.md §9). `waiting` means waiting to retry the step in `resumeState`.
@@ -89,7 +90,7 @@ export type Job = {
   /** The `<name>.warnings.txt` written beside the archived file when it had row warnings. */
   warningsPath?: string;
   /**
-   * Filed onto another drive: the original, put aside on its own drive (`<its folder>/.payroll-held/<id>/<name>`)
+   * Filed onto another drive: the original, put aside on its own drive (`<its folder>/.payroll-held/<id>-<createdAt>/<name>`)
    * while the file is watched (`watchUntil`), since an export tool may still be writing it; deleted once it stayed
    * unchanged, kept (and the clerk told) when it changed.
    */
@@ -99,6 +100,13 @@ export type Job = {
    * read; cleared when the watch ends.
    */
   watchUntil?: number;
+  /**
+   * What the service made of the uploaded file once it processed it (rows accepted and refused), when the service
+   * tells it: the local test server only (import-results.ts). Absent while not known.
+   */
+  importResult?: KeptImportResult;
+  /** The service's reasons for the rows it refused, the first IMPORT_ERRORS_KEPT (line numbers). */
+  importErrors?: RecordError[];
 };
 
 /** The service a job belongs to. */
@@ -146,6 +154,10 @@ export type BatchJob = {
   profile?: string;
   baseUrl?: string;
   clientId?: string;
+  /** What the service made of the batch once it processed it, as for a file (Job.importResult). */
+  importResult?: KeptImportResult;
+  /** The service's reasons for the records it refused, the first IMPORT_ERRORS_KEPT (record index). */
+  importErrors?: RecordError[];
 };
 
 export type BatchResult = { batch: BatchJob; created?: ImportCreated };
@@ -167,4 +179,6 @@ export type QueueEvents = {
   notice: string | LastingNotice;
   /** The problem an earlier `error` (a LastingError) said lasts until this is over. */
   over: NoticeEnd;
+  /** What holds every file until the clerk acts changed (UploadQueue.held says what now). */
+  held: HeldReason | undefined;
 };

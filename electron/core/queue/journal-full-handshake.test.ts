@@ -40,7 +40,7 @@ it('a journal that fills while a handshake is out is said, not thrown, and the f
   const filler = join(mountPoint, 'filler');
   await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
 
-  await eventually(() => errors.find((message) => /census-full\.csv: the upload journal could not be written/.test(message)), 20_000);
+  await eventually(() => errors.find((message) => /uploads cannot go on for now \(census-full\.csv first\): the disk that holds the data folder .* is full/.test(message)), 20_000);
   await rm(filler);
   await setFaults(env.server.url, token, []);
   const done = await env.finished(queue, job.id);

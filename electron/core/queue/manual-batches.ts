@@ -1,5 +1,6 @@
 /** Manual JSON batches: validated with the shared schemas, journaled, sent once, the outcome kept. */
-import type { RecordKind } from '../../../shared';
+import type { ImportCreated, RecordKind } from '../../../shared';
+import { describeError } from '../../lib/fs-errors';
 import { batchSchemas, formatIssues, RECORD_KINDS } from '../../../shared';
 import { batchFailure } from './batch-failure';
 import type { BatchResult } from './job-types';
@@ -27,14 +28,25 @@ export async function sendManualBatch(core: QueueCore, kind: RecordKind, records
   if (!parsed.success) throw new BatchValidationError(kind, formatIssues(parsed.error));
   let batch = core.journal.insertBatch(kind, parsed.data.length, core.now(), core.service);
   core.emit('batch', batch);
+  let created: ImportCreated;
   try {
-    const created = await core.api.sendBatch(kind, parsed.data);
-    batch = core.journal.updateBatch(batch.id, { state: 'sent', importId: created.id, receivedAt: created.receivedAt }, core.now());
-    core.emit('batch', batch);
-    return { batch, created };
+    created = await core.api.sendBatch(kind, parsed.data);
   } catch (error) {
     batch = core.journal.updateBatch(batch.id, batchFailure(error), core.now());
     core.emit('batch', batch);
     return { batch };
   }
+  // The service holds the records from here on. A journal that cannot note it now (another program's lock, a full
+  // disk) must never make the batch `failed`, which a clerk would send again and so import twice: the batch is told
+  // as sent, as it is, and the journal keeps `sending`, which the next start calls `unknown` (see above).
+  const sent = { state: 'sent', importId: created.id, receivedAt: created.receivedAt } as const;
+  try {
+    batch = core.journal.updateBatch(batch.id, sent, core.now());
+  } catch (error) {
+    core.logger.error(`${kind} batch ${batch.id} was imported as ${created.id}, but the upload journal could not note it `
+      + `(${describeError(error)}): after a restart it shows as outcome unknown`);
+    batch = { ...batch, ...sent, stateChangedAt: core.now() };
+  }
+  core.emit('batch', batch);
+  return { batch, created };
 }

@@ -103,8 +103,10 @@ export function createCoreTransitions(
     wait: (job, resume, reason, minDelayMs = 0) => {
       const attempts = job.attempts + 1;
       const delay = Math.max(minDelayMs, retryDelayMs(attempts, core.retry, core.random));
+      const waiting = write(job.id, { state: 'waiting', resumeState: resume, attempts, lastError: reason, nextAttemptAt: core.now() + delay });
+      // Said once journaled: a wait the journal could not take (a full disk) is no wait, and is said otherwise.
       core.logger.info(`${printableName(job.name)}: ${reason}; try ${attempts} failed, next in ${Math.round(delay / 1000)} s`);
-      return write(job.id, { state: 'waiting', resumeState: resume, attempts, lastError: reason, nextAttemptAt: core.now() + delay });
+      return waiting;
     },
     progress: (p) => core.emit('progress', p),
   };

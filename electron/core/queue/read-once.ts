@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { isGone } from '../../lib/fs-errors';
+import { folderAnswers, FolderUnreachableError } from './unreachable';
 
 /** Anything that consumes the CSV text; it may stop early (a bad header), the hash still gets every byte. */
 export type CsvConsumer<T> = (input: Readable) => Promise<T>;
@@ -17,7 +19,7 @@ export type ReadOnceResult<T> = {
   bytes: number;
   /** size, mtime, ctime and identity (`dev:ino`) of the open file, before it was read. */
   before: { size: number; mtimeMs: number; ctimeMs: number; identity: string };
-  /** size and mtime by path after the read; undefined when the file is gone from its path. */
+  /** size and mtime by path after the read; undefined when the file is gone from its path (its folder answers). */
   after?: { size: number; mtimeMs: number };
   csv: T;
 };
@@ -29,6 +31,7 @@ const facts = (s: Stats) => ({ size: s.size, mtimeMs: s.mtimeMs });
 /**
  * Reads `path` once. The open handle is read to its end even if the file is deleted meanwhile; `after` then tells
  * the caller that the file disappeared, or that it changed while it was read (size or mtime differ from `before`).
+ * Missing from a folder that does not answer (a share that dropped), it throws FolderUnreachableError (unreachable.ts).
  */
 export async function readOnce<T>(
   path: string,
@@ -85,6 +88,8 @@ export async function readOnce<T>(
     after = facts(await stat(path));
   } catch (error) {
     if (!isGone(error)) throw error;
+    // Gone only from a folder that answers: missing from a share that dropped, nothing can be said of the file.
+    if (!(await folderAnswers(dirname(path)))) throw new FolderUnreachableError(dirname(path), error);
   }
   return { md5: hash.digest('hex'), bytes, before: { ...facts(before), ctimeMs: before.ctimeMs, identity: `${before.dev}:${before.ino}` }, ...(after ? { after } : {}), csv };
 }

@@ -4,8 +4,8 @@
  * the unfinished jobs through the journal's memory copy (journal.liveJobs), never by reading SQLite.
  */
 import { lstatSync } from 'node:fs';
-import type { RecordKind } from '../../../shared';
-import type { NoticeEnd } from '../../../shared/bridge';
+import type { ImportResult, RecordKind } from '../../../shared';
+import type { HeldReason, NoticeEnd } from '../../../shared/bridge';
 import { LIMITS } from '../../../shared';
 import { DEFAULT_SETTINGS, PROFILE_TITLES, type FileTypeRule, type Settings } from '../../../shared/settings.schema';
 import { createLogger, type Logger } from '../../lib/logger';
@@ -19,14 +19,17 @@ import { checkFiledFiles } from './filed-watch';
 import { describeError } from '../../lib/fs-errors';
 import { printableName } from '../../lib/printable-name';
 import { requestGrants } from './grant-step';
+import { keepImportResult, type ImportOf } from './import-results';
 import { inspectFile } from './inspect-step';
 import { isOutcome, type BatchJob, type BatchResult, type Job, type JobService, type QueueEvents, type StableFile } from './job-types';
 import { acquireProcessLock, type ProcessLock } from '../../lib/process-lock';
 import { join } from 'node:path';
-import { openJournal } from './journal';
+import { JOURNAL_FILE, openJournal } from './journal';
+import { journalWriteProblem } from './journal-errors';
 import { sendManualBatch } from './manual-batches';
 import type { QueueApi } from './queue-api';
 import { createCoreTransitions, type QueueCore } from './queue-core';
+import { isJournalError, trackUnjournaled } from './unjournaled-jobs';
 import { uploadJob } from './upload-step';
 
 export type UploadQueueOptions = {
@@ -122,6 +125,17 @@ export type UploadQueue = {
    * does a file whose handshake was under way with the old ones: refused, it is asked for again at once, not held.
    */
   retryHeld(): void;
+  /**
+   * What holds every file of this queue until the clerk acts, since the service last refused a handshake for it: the
+   * client's credentials (refused, or none) or its scope to upload files. A new file would be held too. undefined once
+   * a handshake goes through, and before any was refused; said by the `held` event whenever it changes.
+   */
+  held(): HeldReason | undefined;
+  /**
+   * Journals what the service made of a job's or batch's import (import-results.ts) and says so (`job`, `batch`);
+   * undefined when the queue is stopped or the job or batch is not that import's.
+   */
+  keepImportResult(of: ImportOf, result: ImportResult): Job | BatchJob | undefined;
   on: TypedEmitter<QueueEvents>['on'];
   off: TypedEmitter<QueueEvents>['off'];
 };
@@ -135,6 +149,9 @@ const serviceName = (of: { profile?: string; baseUrl?: string; clientId?: string
     ? PROFILE_TITLES[of.profile as keyof typeof PROFILE_TITLES] : of.profile ?? 'an unknown environment';
   return `${title} (${of.baseUrl ?? 'no address'}${of.clientId ? `, client ${of.clientId}` : ''})`;
 };
+
+/** The ends of the lasting errors that hold every file (grant-step.ts), and what holds them (UploadQueue.held). */
+const HELD_UNTIL = { 'credentials-accepted': 'credentials', 'scope-given': 'scope' } as const satisfies Partial<Record<NoticeEnd, HeldReason>>;
 
 // 'validating' is no longer written, but a journal of an older version may hold it.
 const READ_STATES = new Set(['found', 'hashing', 'validating']);
@@ -163,18 +180,36 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
    * that shows the problem over.
    */
   const lasting = new Set<NoticeEnd>(options.reopened ? ['scope-given', 'credentials-accepted'] : []);
+  /**
+   * What holds every file now (UploadQueue.held): the last hold the handshake met (grant-step.ts says it with its
+   * lasting error), until a handshake goes through. Kept here, not read from the notice: the clerk may dismiss that.
+   */
+  let holding: HeldReason | undefined;
+  const setHolding = (now: HeldReason | undefined): void => {
+    if (now === holding) return;
+    holding = now;
+    emitter.emit('held', now);
+  };
   const emit = <K extends keyof QueueEvents>(event: K, payload: QueueEvents[K]): void => {
     if (payload instanceof LastingError) lasting.add(payload.until);
     emitter.emit(event, payload);
+    // After the notice, so that whoever tells the folder's state finds the notice there too.
+    if (payload instanceof LastingError && Object.hasOwn(HELD_UNTIL, payload.until)) setHolding(HELD_UNTIL[payload.until as keyof typeof HELD_UNTIL]);
   };
   const over = (end: NoticeEnd): void => {
     if (lasting.delete(end)) emitter.emit('over', end);
   };
+  const journalPath = join(options.dataDir, JOURNAL_FILE);
+  /** A failure in the clerk's words: the journal's own (SQLite's: "database or disk is full") name the data folder. */
+  const words = (error: unknown): string => (isJournalError(error) ? journalWriteProblem(journalPath, error) : describeError(error));
   const core: QueueCore = createCoreTransitions({
     journal, api: options.api, ...(options.service ? { service: options.service } : {}), settings: options.settings, logger, now, retry, random: options.random ?? Math.random,
     signal: abort.signal, emit, ...(options.afterFilingMs !== undefined ? { afterFilingMs: options.afterFilingMs } : {}),
     ...(options.takenOver ? { takenOver: options.takenOver } : {}),
   });
+  /** Jobs held back because their failure could not be journaled (unjournaled-jobs.ts). */
+  const unjournaled = trackUnjournaled({ journalPath, retry, random: core.random, logger, emit, over });
+  const heldBack = (job: Job): boolean => unjournaled.left(job.id) > 0;
 
   let running = false;
   let closed = false;
@@ -260,7 +295,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         // file, no step under way), and the cause (a settings file being saved, a full disk) may clear by itself.
         pumpFailures += 1;
         const delay = retryDelayMs(pumpFailures, retry, core.random);
-        const why = describeError(error);
+        const why = words(error);
         const failure = new LastingError(`Upload queue: ${why}; trying again in ${Math.max(1, Math.round(delay / 1000))} s`, 'queue-runs', { cause: error });
         if (why === pumpFailure) {
           logger.warn(failure.message);
@@ -276,22 +311,21 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
 
   /**
    * What a step's failure could not write (the journal itself cannot be written, a full disk): the job keeps its last
-   * committed state and is looked at again at the next pump. Said, never thrown: nothing is left to catch it.
+   * committed state, and is held back in memory with the queue's backoff until a step of it is journaled again
+   * (started again at once, it would fail again at once, thousands of times a second). Said once, never thrown:
+   * nothing is left to catch it.
    */
-  const notJournaled = (job: Job, failure: unknown): void => {
-    const message = `${job.name}: the upload journal could not be written: ${describeError(failure)}`;
-    logger.error(message);
-    emitter.emit('error', new Error(message, { cause: failure }));
-  };
+  const notJournaled = (job: Job, failure: unknown): void => unjournaled.failed(job, failure);
 
   /** Runs one job's step in the background; a step that throws leaves the job retrying, never stuck. */
   const work = (job: Job, step: (job: Job) => Promise<void>, onError: (job: Job, error: unknown) => void | Promise<void>): void => {
     const run = step(job)
-      .catch(async (error: unknown) => {
+      .then(() => unjournaled.journaled(job.id), async (error: unknown) => {
         if (closed) return;
         try {
           const latest = journal.job(job.id) ?? job;
           await onError(latest, error);
+          unjournaled.journaled(job.id);
         } catch (failure) {
           notJournaled(job, failure);
         }
@@ -303,11 +337,16 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     busy.set(job.id, run);
   };
 
+  /**
+   * A step threw: the job waits and starts over from reading its file. Said only once the wait is journaled: when it
+   * cannot be (a full disk), notJournaled says that instead, once, not this at every try.
+   */
   const stepFailed = (job: Job, error: unknown): void => {
-    const message = `${job.name}: ${describeError(error)}`;
+    const why = words(error);
+    core.wait(job, 'found', `unexpected failure: ${why}`);
+    const message = `${printableName(job.name)}: ${why}`;
     logger.error(message);
     emitter.emit('error', new Error(message, { cause: error }));
-    core.wait(job, 'found', `unexpected failure: ${describeError(error)}`);
   };
 
   const wakeAt = (at: number | undefined): void => {
@@ -368,7 +407,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     // Waiting jobs whose time has come go back to the step they wait for; a receipt file's upload not while a census
     // file found with it is on its way.
     for (const job of jobs) {
-      if (job.state !== 'waiting' || busy.has(job.id) || givenUp(job)) continue;
+      if (job.state !== 'waiting' || busy.has(job.id) || givenUp(job) || heldBack(job)) continue;
       const left = dueIn(job, t);
       if (left > 0) later(t + left);
       else if (job.resumeState !== 'uploading' || !heldForCensus(job, first)) {
@@ -378,7 +417,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     jobs = liveWorked();
 
     for (const job of jobs) {
-      if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job)) continue;
+      if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job) || heldBack(job)) continue;
       const left = dueIn(job, t);
       if (left > 0) later(t + left);
       else work(job, (j) => archiveJob(core, j), (j, error) => archiveFailed(core, j, error));
@@ -387,7 +426,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     let readers = [...busy.keys()].filter((id) => READ_STATES.has(journal.job(id)?.state ?? '')).length;
     for (const job of jobs) {
       if (readers >= limit) break;
-      if (!READ_STATES.has(job.state) || busy.has(job.id)) continue;
+      if (!READ_STATES.has(job.state) || busy.has(job.id) || heldBack(job)) continue;
       work(job, (j) => inspectFile(core, j), stepFailed);
       readers += 1;
     }
@@ -399,10 +438,14 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       if (ready.length >= LIMITS.submissionItems || (ready.length > 0 && (!stillReading || t - oldest >= grantBatchWaitMs))) {
         const batch = ready.slice(0, LIMITS.submissionItems);
         handshake = requestGrants(core, batch, () => credentialsChanges)
-          .catch((error: unknown) => {
+          .then((granted) => {
+            batch.forEach((job) => unjournaled.journaled(job.id));
+            return granted;
+          }, (error: unknown) => {
             for (const job of batch) {
               try {
                 stepFailed(journal.job(job.id) ?? job, error);
+                unjournaled.journaled(job.id);
               } catch (failure) {
                 notJournaled(job, failure);
               }
@@ -413,6 +456,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
             if (!granted || closed) return;
             // The service took the client's credentials and the client may upload files: a notice that files are
             // held for either is over, whichever way they were freed (Retry now, new credentials, this handshake).
+            setHolding(undefined);
             over('scope-given');
             over('credentials-accepted');
             freeHeld('the service took a handshake');
@@ -429,12 +473,14 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     let uploads = [...busy.keys()].filter((id) => journal.job(id)?.state === 'uploading').length;
     for (const job of jobs) {
       // Held before the slots are counted: a receipt file waiting for its census says so, not that it is being sent.
-      if (job.state !== 'uploading' || busy.has(job.id) || heldForCensus(job, first)) continue;
+      if (job.state !== 'uploading' || busy.has(job.id) || heldBack(job) || heldForCensus(job, first)) continue;
       if (uploads >= limit) break;
       work(job, (j) => uploadJob(core, j), (j, error) => stepFailed(j, error));
       uploads += 1;
     }
 
+    const held = unjournaled.nextDue(t);
+    if (held !== undefined) later(held);
     wakeAt(wake);
     if (isIdle()) {
       const waiters = idleWaiters;
@@ -457,7 +503,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       schedulePump();
     } catch (error) {
       // The journal cannot be written (a full disk): they stay held, and Retry now or the next start frees them.
-      const message = `The held files could not be tried again: the upload journal could not be written: ${describeError(error)}`;
+      const message = `The held files could not be tried again: ${journalWriteProblem(journalPath, error)}`;
       logger.error(message);
       emitter.emit('error', new Error(message, { cause: error }));
     }
@@ -476,7 +522,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       if (!active || !job.md5) continue;
       if (inFlight.has(job.md5)) continue;
       inFlight.add(job.md5);
-      if (job.state === 'granting' && !busy.has(job.id)) ready.push(job);
+      if (job.state === 'granting' && !busy.has(job.id) && !heldBack(job)) ready.push(job);
     }
     return censusBeforeReceipts(ready);
   };
@@ -565,7 +611,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const all = journal.liveJobsAt(file.path);
       const theirs = all.find((job) => !mine(job));
       if (theirs) {
-        logger.warn(`${file.name} is queued for ${serviceName(theirs)}; this run does not send it`);
+        logger.warn(`${printableName(file.name)} is queued for ${serviceName(theirs)}; this run does not send it`);
         return undefined;
       }
       const live = all;
@@ -601,7 +647,19 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     async start() {
       if (closed) throw new Error('The upload queue is stopped; create a new one');
       if (running) return;
-      if (files && !lock) lock = await acquireProcessLock(join(options.dataDir, LOCK_FILE), 'uploader');
+      if (files && !lock) {
+        // Watching the lock of an uploader that may have died can take a minute (process-lock.ts): said, and ended by stop().
+        const taken = await acquireProcessLock(join(options.dataDir, LOCK_FILE), 'uploader', undefined, { say: (m) => logger.warn(m), signal: abort.signal })
+          .catch((error: unknown) => {
+            if (closed) return undefined;
+            throw error;
+          });
+        if (!taken || closed) {
+          await taken?.release();
+          throw new Error('The upload queue is stopped; create a new one');
+        }
+        lock = taken;
+      }
       startedAt = now();
       recover();
       running = true;
@@ -669,12 +727,14 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       schedulePump();
       return updated;
     },
+    held: () => holding,
     retryHeld() {
       // Counted first: a handshake under way now was made with the old credentials, and its refusal is not held.
       credentialsChanges += 1;
       if (!running || closed) return;
       freeHeld('the client\'s credentials changed');
     },
+    keepImportResult: (of, result) => (closed ? undefined : keepImportResult(core, of, result)),
     on: emitter.on,
     off: emitter.off,
   };

@@ -141,7 +141,9 @@ export function createLocalServerPart(options: LocalServerPartOptions): LocalSer
       ? await listen(port ?? 0)
       : await listen(last).catch((error: unknown) => {
         if (errorCode(error) !== 'EADDRINUSE') throw error;
-        options.logger.info(`port ${last} is taken now; the local server listens on another one`);
+        // Its jobs follow it there; an upload address it gave on the old port is never used again (session.ts).
+        options.logger.info(`port ${last} is taken now (another program listens there); the local server listens on another one, `
+          + `and uploads queued for it ask it there for new upload addresses (nothing more is sent to port ${last})`);
         return listen(0);
       });
     server = started;

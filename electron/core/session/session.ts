@@ -25,7 +25,7 @@ import type { RunningServer, StartOptions } from '../../server/server';
 import { ApiError, createApiClient, type ApiClient, type ApiCredentials, type DeliveriesFilter } from '../api';
 import { clientIdOf, resolveCredentials, type SecretStore } from '../credentials';
 import {
-  JOURNAL_FILE, LOCK_FILE, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
+  JOURNAL_FILE, LOCK_FILE, journalLostError, whenJournalLost, type BatchJob, type BatchResult, type Job, type JobProgress, type JobService, type QueueApi,
   type RetryPolicy, type UploadQueue,
 } from '../queue';
 import { createNoticeBoard, type LastingNotice, type NoticeBoard } from '../notices';
@@ -124,7 +124,8 @@ export type Session = {
   redeliver(id: number): Promise<DeliveryAttempt>;
   /**
    * The processing result of an import once processing has ended (PROCESSED or REJECTED), polling every second for up
-   * to `waitMs`; undefined if it is still queued then. Local server only (`/local/v1/imports/{id}`).
+   * to `waitMs` (on the monotonic clock); undefined if it is still queued then, or the session closed. Local server only
+   * (`/local/v1/imports/{id}`).
    */
   importResult(id: string, waitMs?: number): Promise<ImportResult | undefined>;
   readonly credentials: CredentialsPart;
@@ -160,6 +161,12 @@ type Target = { profile: ProfileName; url?: string; service?: JobService };
 type KeptClient = { client: ApiClient; profile: ProfileName; baseUrl: string; proxy: string | undefined };
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Whether two addresses name the same scheme, host and port (false when either is not an address). */
+function sameOrigin(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined || !URL.canParse(a) || !URL.canParse(b)) return false;
+  return new URL(a).origin === new URL(b).origin;
+}
 
 const sameTarget = (a: Target, b: Target): boolean =>
   a.profile === b.profile && a.url === b.url && a.service?.baseUrl === b.service?.baseUrl && a.service?.clientId === b.service?.clientId;
@@ -289,15 +296,27 @@ export function createSession(options: SessionOptions): Session {
   };
 
   const pinnedApi = (target: Target): QueueApi => {
+    /**
+     * The built-in server is one service wherever it listens (its jobs follow it to another port), so what is sent to
+     * it goes to where it listens now and nowhere else: on a port it left another program may answer, and a 200 from
+     * that program would be taken for the service holding the file.
+     */
+    const builtIn = target.service?.baseUrl === EMBEDDED_SERVICE;
+    const builtInListensAt = (url: string | undefined): boolean => sameOrigin(url, local.running()?.url);
     const client = (): ApiClient => {
       if (target.url === undefined) throw notConfigured(target.profile);
       if (!target.service && appServerStopped(target.profile)) throw appServerStoppedError();
+      // Stopped, or started again on another port, since this pipeline opened (the pipeline is being replaced).
+      if (builtIn && !builtInListensAt(target.url)) throw appServerStoppedError();
       return clientFor(target.profile, target.url, target.service?.clientId);
     };
     return {
       requestGrants: (items, signal) => client().requestGrants(items, signal),
       uploadFile: (url, path, opts) => client().uploadFile(url, path, opts),
       sendBatch: (kind, records) => client().sendBatch(kind, records),
+      // An address the built-in server gave where it listened before is dropped, and a new one asked for. Another
+      // service's addresses may point wherever it says.
+      grantedHere: (uploadUrl) => !builtIn || builtInListensAt(uploadUrl),
     };
   };
 
@@ -309,10 +328,13 @@ export function createSession(options: SessionOptions): Session {
     } else if (name === 'waiting') {
       const { folder, count } = payload as UploaderEvents['waiting'];
       watch.waiting(folder, count);
+    } else if (name === 'held') {
+      // The folder's state says it (`held`, read from the queue): the header follows it, not the dismissible notice.
+      watch.heldChanged();
     } else {
       // Said before the folder counts as gone, so the state it leads to names the reason.
       if (name === 'error' && payload instanceof UnreadableFolderError) watch.unreadable(payload.folder);
-      events.emit(name as Exclude<K, 'notice' | 'presence' | 'waiting'>, payload as never);
+      events.emit(name as Exclude<K, 'notice' | 'presence' | 'waiting' | 'held'>, payload as never);
     }
   };
 
@@ -377,13 +399,22 @@ export function createSession(options: SessionOptions): Session {
   // The uploader's lock lost while it ran (the data folder removed under the app, another process taking it): uploads
   // stop at once, said first (the command line may be ending on the same news), and go on when the watch is reopened.
   const lockFile = resolve(options.dataDir, LOCK_FILE);
-  const offLockLost = whenLockLost((lost) => {
-    if (closed || resolve(lost.path) !== lockFile) return;
-    events.emit('error', new UploadsStoppedError(`Uploads stopped: ${lockLostMessage(lost)}`));
+  const stopUploads = (why: string): void => {
+    events.emit('error', new UploadsStoppedError(`Uploads stopped: ${why}`));
     retargeting = retargeting.then(async () => {
       await replaceUploader();
       await watch.suspend();
-    }).catch((error: unknown) => logger.error(`stopping uploads after the data folder's lock was lost: ${describeError(error)}`));
+    }).catch((error: unknown) => logger.error(`stopping uploads after ${why}: ${describeError(error)}`));
+  };
+  const offLockLost = whenLockLost((lost) => {
+    if (closed || resolve(lost.path) !== lockFile) return;
+    stopUploads(lockLostMessage(lost));
+  });
+  // The same when the journal's file itself was removed, emptied or replaced under the uploader (journal-file.ts).
+  const journalFile = resolve(options.dataDir, JOURNAL_FILE);
+  const offJournalLost = whenJournalLost((lost) => {
+    if (closed || resolve(lost.path) !== journalFile) return;
+    stopUploads(journalLostError(lost.path, lost.loss).message);
   });
 
   // Changes made in this session retarget at once; the settings file changed by another process is noticed here.
@@ -417,6 +448,8 @@ export function createSession(options: SessionOptions): Session {
       if (target.service) return undefined;
       return { profile: target.profile, reason: appServerStopped(target.profile) ? 'builtInServerStopped' : 'noAddress' };
     },
+    // The queue uploads go through now holds every file (credentials refused, no scope): said with every state.
+    held: () => uploader?.queue.held(),
     close: async () => {
       await uploader?.stopWatching();
     },
@@ -500,13 +533,18 @@ export function createSession(options: SessionOptions): Session {
       });
     },
     async importResult(id, waitMs = 60_000) {
-      const deadline = Date.now() + waitMs;
-      for (;;) {
+      // Counted on the monotonic clock: the computer's clock set forward (NTP, a time-zone fix) must not end the wait at
+      // once, which `watch --once` would report as a result not known, nor one set back stretch it.
+      const deadline = performance.now() + waitMs;
+      // Polled until processing ends, the wait is over or the session closes (History's results are awaited for up to
+      // ten minutes: a closed session asks nothing more, and its poll keeps the process alive a second at most).
+      while (!closed) {
         const result = await api().getImport(id);
         if (result.status === 'PROCESSED' || result.status === 'REJECTED') return result;
-        if (Date.now() >= deadline) return undefined;
+        if (performance.now() >= deadline) return undefined;
         await new Promise((done) => setTimeout(done, 1_000));
       }
+      return undefined;
     },
     credentials,
     watch: {
@@ -539,6 +577,7 @@ export function createSession(options: SessionOptions): Session {
       closed = true;
       clearInterval(recheck);
       offLockLost();
+      offJournalLost();
       await watch.stop().catch((error: unknown) => logger.warn(`stopping the watcher: ${describeError(error)}`));
       await retargeting;
       await opening?.catch(() => undefined);

@@ -83,7 +83,7 @@ export async function openUploaderPart(options: UploaderPartOptions): Promise<Up
     reopened: options.reopened === true,
     takenOver: (job) => claims.takenOver(job.path),
   });
-  for (const name of ['job', 'progress', 'result', 'batch', 'error', 'notice', 'over'] as const) {
+  for (const name of ['job', 'progress', 'result', 'batch', 'error', 'notice', 'over', 'held'] as const) {
     queue.on(name, (payload) => emit(name, payload as never));
   }
   try {

@@ -30,6 +30,8 @@ export type WatchPart = {
   unreadable(folder: string): void;
   /** How many files wait in the watched folder, found but not taken up (they could not be claimed or journaled). */
   waiting(folder: string, count: number): void;
+  /** What holds every file (`held` answers it) changed: the state is said again. */
+  heldChanged(): void;
 };
 
 export type WatchPartOptions = {
@@ -38,6 +40,11 @@ export type WatchPartOptions = {
   open(folder: string): Promise<void>;
   /** Why uploads cannot happen now (the service cannot take files), said with every state; undefined when they can. */
   noService?: () => FolderState['noService'];
+  /**
+   * What holds every file until the clerk acts (the upload queue's held), said with every state; undefined when
+   * nothing does. A change is told with heldChanged.
+   */
+  held?: () => FolderState['held'];
   close(): Promise<void>;
   changed(state: FolderState): void;
 };
@@ -66,9 +73,10 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     const folder = watching ?? options.settings().watchedFolder;
     const shown = mode === 'watching' && present === false ? (unreadable ? 'unreadable' : 'missing') : mode;
     const noService = options.noService?.();
+    const held = options.held?.();
     return {
       ...(folder ? { folder } : {}), state: shown, ...(noService ? { noService } : {}),
-      ...(shown === 'watching' && untaken > 0 ? { untaken } : {}),
+      ...(shown === 'watching' && untaken > 0 ? { untaken } : {}), ...(held ? { held } : {}),
     };
   };
   const announce = (): FolderState => {
@@ -176,6 +184,9 @@ export function createWatchPart(options: WatchPartOptions): WatchPart {
     waiting(folder, count) {
       if (folder !== watching || count === untaken) return;
       untaken = count;
+      if (!opening) announce();
+    },
+    heldChanged() {
       if (!opening) announce();
     },
     unreadable(folder) {

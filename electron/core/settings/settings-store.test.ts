@@ -123,6 +123,27 @@ describe('createSettingsStore', () => {
     await expectFileError('{"stabilityMs": 2000,', /not valid JSON/);
   });
 
+  it('reads a file saved with a UTF-8 byte order mark (as older Windows Notepad saves it), and a change keeps it readable', async () => {
+    await writeFile(file, '\uFEFF{\n  "concurrency": 3\n}\n');
+    const store = createSettingsStore({ cwd: dir });
+    expect(store.get().concurrency).toBe(3);
+    store.update({ stabilityMs: 2500 });
+    expect(createSettingsStore({ cwd: dir }).get()).toMatchObject({ concurrency: 3, stabilityMs: 2500 });
+  });
+
+  it('shows what it quotes of the file with control and invisible characters escaped: a byte order mark out of place, NUL bytes', async () => {
+    await expectFileError('{"concurrency": \uFEFF3}', /not valid JSON: Unexpected token '\\ufeff', "{"concurrency": \\ufeff3}"/);
+    await expectFileError('\0'.repeat(64), /not valid JSON: Unexpected token '\\u0000', "\\u0000\\u0000/);
+    await expectFileError(JSON.stringify({ 'colour\u0007\u202e': 'blue' }), /Unrecognized key: "colour\\u0007\\u202e"/);
+    let caught: unknown;
+    try {
+      createSettingsStore({ cwd: dir });
+    } catch (error) {
+      caught = error;
+    }
+    for (const raw of ['\0', '\u0007', '\u202e']) expect((caught as Error).message).not.toContain(raw);
+  });
+
   it('refuses a file far bigger than settings take, without reading it whole', async () => {
     await expectFileError(`{"a":"${'x'.repeat(SETTINGS_FILE_MAX_BYTES)}"}`, /it has \d+ bytes, far more than settings take \(at most 1048576\): it is not a settings file/);
   });

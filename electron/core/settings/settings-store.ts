@@ -4,9 +4,9 @@ import path from 'node:path';
 import Conf from 'conf';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/settings.schema';
 import { otherFileKind } from '../../lib/file-kind';
-import { PRIVATE_FILE_MODE, makePrivateDir, makePrivateFile } from '../../lib/private-files';
+import { NotOwnError, PRIVATE_FILE_MODE, makePrivateDir, makePrivateFile } from '../../lib/private-files';
 import { isPlainObject, mergePatch } from './merge-patch';
-import { SettingsFileError, SettingsValidationError, SettingsWriteError, formatIssues } from './settings-errors';
+import { SettingsFileError, SettingsReadError, SettingsValidationError, SettingsWriteError, formatIssues } from './settings-errors';
 
 /**
  * Where the settings live. `conf` and electron-store (which extends conf) fit as they are: reading `store`
@@ -31,8 +31,11 @@ const CONF_INTERNAL_KEY = '__internal__';
 
 class NotAnObjectError extends Error {}
 
+/** The byte order mark some editors put before UTF-8 (older Windows Notepad): no part of the JSON, so read past. */
+const BYTE_ORDER_MARK = '\uFEFF';
+
 function deserialize(text: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(text);
+  const value: unknown = JSON.parse(text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text);
   // conf would turn `5`, `null` or `[...]` into `{}` and a later write would then wipe the file.
   if (!isPlainObject(value)) throw new NotAnObjectError('the file must hold a JSON object');
   return value;
@@ -42,6 +45,16 @@ function describeReadError(error: unknown): string | undefined {
   if (error instanceof SyntaxError) return `not valid JSON: ${error.message}`;
   if (error instanceof NotAnObjectError) return error.message;
   return undefined;
+}
+
+/**
+ * A settings file this user may not read: one of another user (with no read access for others, so it could not even
+ * be opened to be found another's) is said as such, as one that can be read is; one of this user's, as unreadable.
+ */
+function unreadable(file: string, error: unknown): Error {
+  const owner = statSync(file, { throwIfNoEntry: false })?.uid;
+  if (owner !== undefined && process.getuid !== undefined && owner !== process.getuid()) return new NotOwnError(file, 'file');
+  return new SettingsReadError(file, error);
 }
 
 /** More than any settings file holds: one this big is not a settings file, and is not read whole. */
@@ -90,13 +103,15 @@ export function openSettingsBacking<B extends SettingsBacking>(cwd: string, open
   // The data folder is made owner-only here, where it is first opened, and a settings file written before this
   // version (readable by others) is made so too.
   makePrivateDir(cwd);
-  checkSettingsFile(path.join(cwd, `${FILE_NAME}.json`));
-  makePrivateFile(path.join(cwd, `${FILE_NAME}.json`), { create: false });
+  const file = path.resolve(cwd, `${FILE_NAME}.json`);
+  checkSettingsFile(file);
   try {
+    makePrivateFile(file, { create: false });
     return open(settingsConfOptions(cwd));
   } catch (error) {
     const reason = describeReadError(error);
-    if (reason) throw new SettingsFileError(path.resolve(cwd, `${FILE_NAME}.json`), [reason]);
+    if (reason) throw new SettingsFileError(file, [reason]);
+    if (SettingsReadError.covers(error)) throw unreadable(file, error);
     throw error;
   }
 }
@@ -116,6 +131,7 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     } catch (error) {
       const reason = describeReadError(error);
       if (reason) throw new SettingsFileError(backing.path, [reason]);
+      if (SettingsReadError.covers(error)) throw unreadable(backing.path, error);
       throw error;
     }
     const { [CONF_INTERNAL_KEY]: _internal, ...settings } = raw;

@@ -7,6 +7,7 @@ import { LastingError } from '../notices/lasting-error';
 import { isCandidateName } from './candidate-name';
 import { listingDenied } from './folder-listing';
 import { classifyFsError, describeError, errorPath, isDenied } from '../../lib/fs-errors';
+import { printableName, printableText } from '../../lib/printable-name';
 import { createStabilityTracker, type StabilityTracker } from './stability-tracker';
 import type { StableFile } from './stable-file';
 import { watchTopLevel, type TopLevelWatch } from './top-level-watch';
@@ -73,6 +74,8 @@ const resolveLinks = promisify(realpath);
 export function createFolderWatcher(options: FolderWatcherOptions): FolderWatcher {
   const settings = resolveWatcherOptions(options);
   const root = resolve(settings.folder);
+  // The folder as the log and messages say it: a line break or a mark that reorders text in its path is escaped.
+  const shownRoot = printableText(root);
   const logger: Logger = options.logger ?? createLogger('watcher');
   const emitter = createTypedEmitter<FolderWatcherEvents>((error) => {
     logger.error(`A watcher event listener threw: ${describeError(error)}`);
@@ -134,7 +137,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     if (path !== undefined && resolve(path) !== root && resolve(path) !== watched) {
       // One file chokidar could not stat (a symlink loop, a locked file): the stability check reports it on its own
       // terms, and restarting the watch would not help.
-      logger.debug(`chokidar could not watch ${path}: ${message}`);
+      logger.debug(`chokidar could not watch ${printableText(path)}: ${message}`);
       return;
     }
     logger.warn(`chokidar reported: ${message}`);
@@ -149,7 +152,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       // A watch that keeps failing the same way (inotify limit, EMFILE) is reported once, not every second.
       if (message === lastWatchError) return;
       lastWatchError = message;
-      reportError(new Error(`Watching "${root}" failed (${message}); the periodic sweep still finds new files.`, { cause: error }));
+      reportError(new Error(`Watching "${shownRoot}" failed (${message}); the periodic sweep still finds new files.`, { cause: error }));
     }));
   };
 
@@ -196,10 +199,10 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     await closeChokidar();
     const told = problem !== undefined && !sameReason && running;
     if (told) reportError(problem);
-    else if (sameReason && wasPresent === false) logger.debug(`Watched folder "${root}" is still not available (${why})`);
+    else if (sameReason && wasPresent === false) logger.debug(`Watched folder "${shownRoot}" is still not available (${why})`);
     if (newKind && running) {
       // The problem's own words already say it.
-      if (!told) logger.warn(`Watched folder "${root}" is not available (${why}); waiting for it to come back`);
+      if (!told) logger.warn(`Watched folder "${shownRoot}" is not available (${why}); waiting for it to come back`);
       emitter.emit('folder', { present: false, unreadable });
     }
   };
@@ -221,7 +224,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     await openChokidar(real);
     if (!running) return closeChokidar();
     if (returning) {
-      logger.info(wasUnreadable ? `The watched folder "${root}" can be read again; watching it` : `Watched folder "${root}" is available again`);
+      logger.info(wasUnreadable ? `The watched folder "${shownRoot}" can be read again; watching it` : `Watched folder "${shownRoot}" is available again`);
       emitter.emit('folder', { present: true });
       inBackground(sweep());
     }
@@ -240,13 +243,13 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       if (classifyFsError(error) === 'gone') return becomeAbsent('it does not exist');
       if (isDenied(error)) return becomeUnreadable(error);
       const why = describeError(error);
-      return becomeAbsent(why, new LastingError(`Cannot reach the watched folder "${root}": ${why}`, 'watching', { cause: error }));
+      return becomeAbsent(why, new LastingError(`Cannot reach the watched folder "${shownRoot}": ${why}`, 'watching', { cause: error }));
     }
     if (!running) return;
     if (!info.isDirectory()) {
       // Lasting: its notice goes once a folder is watched (this one made a folder, or another chosen), not left
       // above a Queue that watches a folder that is there.
-      return becomeAbsent('it is not a folder', new LastingError(`The watched folder "${root}" is a file, not a folder`, 'watching'));
+      return becomeAbsent('it is not a folder', new LastingError(`The watched folder "${shownRoot}" is a file, not a folder`, 'watching'));
     }
     const id = `${info.dev}:${info.ino}:${real}`;
     // A folder check started by an event acts on 'replaced' at once; a 'restart' waits for the periodic check.
@@ -261,7 +264,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     rearm = 'none';
     // Removed and recreated between two checks: the old chokidar handle watches a dead folder.
     if (replaced) await becomeAbsent('it was removed and created again');
-    if (restart) logger.info(`Restarting the watch of "${root}"`);
+    if (restart) logger.info(`Restarting the watch of "${shownRoot}"`);
     if (running) await becomePresent(id, real);
     if (restart && running) inBackground(sweep());
   };
@@ -288,7 +291,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
         if (rearm === 'none') rearm = 'restart';
       } else if (describeError(error) !== lastListError) {
         lastListError = describeError(error);
-        reportError(new Error(`Cannot list "${root}": ${lastListError}`, { cause: error }));
+        reportError(new Error(`Cannot list "${shownRoot}": ${lastListError}`, { cause: error }));
       }
       return;
     }
@@ -345,7 +348,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
     folder: root,
     start: async () => {
       if (stopping) await stopping;
-      if (running) throw new Error(`The watcher for "${root}" is already started`);
+      if (running) throw new Error(`The watcher for "${shownRoot}" is already started`);
       running = true;
       tracker = createStabilityTracker({
         stabilityMs: settings.stabilityMs,
@@ -354,12 +357,12 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
         busyBaseDelayMs: settings.busyBaseDelayMs,
         onStable: (file) => {
           if (!running) return;
-          logger.info(`${file.name} is ready (${file.size} bytes)`);
+          logger.info(`${printableName(file.name)} is ready (${file.size} bytes)`);
           emitter.emit('stable', file);
         },
         onRefused: (file) => {
           if (!running) return;
-          logger.warn(`${file.name} is refused: ${file.reason}`);
+          logger.warn(`${printableName(file.name)} is refused: ${file.reason}`);
           emitter.emit('refused', file);
         },
         onError: reportError,
@@ -398,7 +401,7 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       return stopping;
     },
     sweep: () => {
-      if (!running) return Promise.reject(new Error(`The watcher for "${root}" is not started`));
+      if (!running) return Promise.reject(new Error(`The watcher for "${shownRoot}" is not started`));
       return sweep();
     },
     offerAgain: (path) => tracker?.unreport(resolve(path)),

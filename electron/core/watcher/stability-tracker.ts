@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from '../../lib/logger';
 import { otherFileKind } from '../../lib/file-kind';
-import { printableName } from '../../lib/printable-name';
+import { printableName, printableText } from '../../lib/printable-name';
 import { busyBackoffMs, classifyFsError, describeError, errorCode } from '../../lib/fs-errors';
 
 import { FIRST_LINE_PEEK_BYTES, holdsFirstLineOnly } from './first-line-only';
@@ -91,7 +91,7 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
       entry.timer = undefined;
       const run = check(path, entry).catch((error: unknown) => {
         // check() handles its own fs errors; this is the last guard so nothing escapes as an unhandled rejection.
-        options.onError(new Error(`Watcher check of "${path}" failed: ${describeError(error)}`));
+        options.onError(new Error(`Watcher check of "${printableText(path)}" failed: ${describeError(error)}`));
       });
       inFlight.add(run);
       void run.finally(() => inFlight.delete(run));
@@ -105,20 +105,21 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
 
   const onFsError = (path: string, entry: Pending, error: unknown): void => {
     const kind = classifyFsError(error);
+    // As every line and message of the watcher's says it: a line break in the name would break the log line.
+    const name = printableName(basename(path));
     if (kind === 'gone') {
-      logger.debug(`${basename(path)} disappeared before it settled`);
+      logger.debug(`${name} disappeared before it settled`);
       drop(path, entry);
       return;
     }
     if (kind === 'busy' && entry.busyAttempts < options.busyRetries) {
       const delay = busyBackoffMs(entry.busyAttempts, options.busyBaseDelayMs);
       entry.busyAttempts += 1;
-      logger.debug(`${basename(path)} is busy (${errorCode(error)}), retry ${entry.busyAttempts} in ${delay} ms`);
+      logger.debug(`${name} is busy (${errorCode(error)}), retry ${entry.busyAttempts} in ${delay} ms`);
       schedule(path, entry, delay);
       return;
     }
     drop(path, entry);
-    const name = printableName(basename(path));
     const why = kind === 'busy'
       ? `another program keeps it locked, or this user may not read it (${errorCode(error)})`
       : describeError(error);
@@ -197,7 +198,7 @@ export function createStabilityTracker(options: StabilityTrackerOptions): Stabil
     if (stopped || pending.get(path) !== entry) return;
     if (peek) entry.firstLineOnly = firstLineOnly;
     if (firstLineOnly) {
-      logger.debug(`${basename(path)} holds only its first line so far: it waits ${longWait} ms unchanged before it is taken`);
+      logger.debug(`${printableName(basename(path))} holds only its first line so far: it waits ${longWait} ms unchanged before it is taken`);
       schedule(path, entry, Math.max(0, Math.min(checkIntervalMs, longWait - (performance.now() - entry.since))));
       return;
     }

@@ -1,9 +1,10 @@
 import Database from 'libsql';
-import { rm } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/local-server';
 import { DB_FILE, openDatabase } from './database';
+import { DamagedDatabaseError } from './database-errors';
 import { unfinishedImports } from './imports-repo';
 
 const opened: { close(): void }[] = [];
@@ -57,4 +58,39 @@ it('numbers the imports of a data folder made before they were numbered in arriv
     ['census', '2026-03-01T10:02:00.000Z'], ['batch', '2026-03-01T10:03:00.000Z'], ['receipts', '2026-03-01T10:05:00.000Z'],
   ]);
   expect(db.prepare('SELECT id FROM imports ORDER BY seq').all()).toEqual([{ id: 'census' }, { id: 'batch' }, { id: 'waiting' }, { id: 'receipts' }]);
+});
+
+it('refuses an empty database file as damaged, naming it and what to do, and leaves it as it is: it is never taken for a new one', async () => {
+  const dir = await tempDir();
+  dirs.push(dir);
+  const file = join(dir, DB_FILE);
+  await writeFile(file, '');
+  expect(() => openDatabase(dir)).toThrow(DamagedDatabaseError);
+  expect(() => openDatabase(dir)).toThrow(`the local server's database ${file} is damaged (it is empty: 0 bytes), so the server cannot start.`);
+  expect((await readFile(file)).length).toBe(0);
+  expect(await readdir(dir)).toEqual([DB_FILE]);
+});
+
+it('refuses a database whose header was overwritten as damaged, in words that say which files to rename, and changes nothing', async () => {
+  const dir = await tempDir();
+  dirs.push(dir);
+  openDatabase(dir).close();
+  const file = join(dir, DB_FILE);
+  const bytes = await readFile(file);
+  bytes.fill(0x5a, 0, 100);
+  await writeFile(file, bytes);
+  await writeFile(`${file}-wal`, '');
+  expect(() => openDatabase(dir)).toThrow(/is damaged \(file is not a database\)[^]*renaming, in that folder, payroll-local\.sqlite -> payroll-local\.sqlite\.damaged-\d{4}-\d\d-\d\d, payroll-local\.sqlite-wal -> payroll-local\.sqlite-wal\.damaged-/);
+  expect(await readFile(file)).toEqual(bytes);
+});
+
+it('makes a new database whole or not at all: what a start cut off while making it left is made again, and never left empty', async () => {
+  const dir = await tempDir();
+  dirs.push(dir);
+  // As a start cut off while making the database leaves it: only the file under its other name, half made.
+  await writeFile(join(dir, `${DB_FILE}.new`), 'SQLite format 3\0 cut off');
+  const db = openDatabase(dir);
+  opened.push(db);
+  expect((await readdir(dir)).filter((name) => !name.endsWith('-wal') && !name.endsWith('-shm'))).toEqual([DB_FILE]);
+  expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'imports'").get()).toMatchObject({ name: 'imports' });
 });

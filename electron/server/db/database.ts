@@ -1,7 +1,10 @@
-/** The local server's one SQLite file: schema and opening. A restart loses nothing. */
+/** The local server's one SQLite file: schema and opening. A restart loses nothing; a damaged file is refused in words. */
 import Database from 'libsql';
-import { makePrivateDir, makePrivateFile } from '../../lib/private-files';
+import { renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, makePrivateFile } from '../../lib/private-files';
+import { inTransaction, type TransactionMode } from '../../lib/sqlite-transaction';
+import { damagedDatabase, databaseOpenError } from './database-errors';
 
 export type Db = InstanceType<typeof Database>;
 
@@ -68,17 +71,78 @@ function numberImportsInArrivalOrder(db: Db): void {
 
 export const DB_FILE = 'payroll-local.sqlite';
 
-/** Opens (creating if needed) the database in the data folder, in WAL mode; the folder and file are owner-only. */
+const OPEN_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;';
+
+/**
+ * libsql's db.transaction() ends a failed transaction with ROLLBACK, whose own failure (no transaction left after a
+ * full disk or an I/O error) replaced the error that says what happened: a full disk became an unexpected failure. The
+ * server's transactions go through inTransaction instead, as the uploader's journal does.
+ */
+function keepFirstErrorOfTransactions(db: Db): void {
+  const inMode = (mode: TransactionMode, fn: (...args: unknown[]) => unknown) => (...args: unknown[]) => inTransaction(db, mode, () => fn(...args));
+  const transaction = (fn: (...args: unknown[]) => unknown) => Object.assign(inMode('', fn), {
+    default: inMode('', fn), deferred: inMode('DEFERRED', fn), immediate: inMode('IMMEDIATE', fn), exclusive: inMode('EXCLUSIVE', fn),
+    database: db,
+  });
+  db.transaction = transaction as unknown as Db['transaction'];
+}
+
+/**
+ * Makes a new database at `file` whole or not at all: built beside it under another name, then renamed into place. So
+ * a database file, once there, is never empty (a start cut off while making it leaves only the other name, made
+ * again at the next start), and an empty one is damage: see openDatabase.
+ */
+function createDatabase(file: string): void {
+  const making = `${file}.new`;
+  for (const each of [making, `${making}-journal`]) rmSync(each, { force: true });
+  makePrivateFile(making);
+  const db = new Database(making);
+  try {
+    // In rollback-journal mode, in one transaction: once closed, the file alone holds it all (no -wal beside it).
+    db.exec(`BEGIN; ${SCHEMA} COMMIT;`);
+  } finally {
+    db.close();
+  }
+  renameSync(making, file);
+}
+
+/**
+ * Opens (creating if needed) the database in the data folder, in WAL mode; the folder and file are owner-only. A
+ * folder with no database file gets a new one. A database that is damaged, or empty (a disk or copying problem
+ * emptied it: a database is never empty once made), throws DamagedDatabaseError, naming the file and what to do,
+ * and is left as it is: starting afresh on it would lose what the server kept without a word, and a file sent
+ * before would be imported again.
+ */
 export function openDatabase(dataDir: string): Db {
   makePrivateDir(dataDir);
   const file = join(dataDir, DB_FILE);
+  const found = statSync(file, { throwIfNoEntry: false });
+  if (!found) {
+    try {
+      createDatabase(file);
+    } catch (error) {
+      throw databaseOpenError(file, error, true);
+    }
+  }
+  else if (found.isFile() && found.size === 0) throw damagedDatabase(file, 'it is empty: 0 bytes');
   makePrivateFile(file);
-  const db = new Database(file);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
-  db.exec(SCHEMA);
-  addMissingColumns(db);
-  numberImportsInArrivalOrder(db);
-  return db;
+  let db: Db | undefined;
+  try {
+    db = new Database(file);
+    keepFirstErrorOfTransactions(db);
+    db.exec(OPEN_PRAGMAS);
+    db.exec(SCHEMA);
+    addMissingColumns(db);
+    numberImportsInArrivalOrder(db);
+    return db;
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // Closing a connection to a damaged file may fail too; the error that matters is the first one.
+    }
+    throw databaseOpenError(file, error);
+  }
 }
 
 const prepare = (db: Db, sql: string) => db.prepare(sql);

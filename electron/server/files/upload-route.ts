@@ -13,6 +13,7 @@ import { LIMITS } from '../../../shared';
 import type { ServerContext } from '../context';
 import { md5OnThread } from '../../lib/md5-thread';
 import { PRIVATE_FILE_MODE } from '../../lib/private-files';
+import { isDiskFull } from '../../lib/sqlite-codes';
 import { BODY_STALL_MS } from '../http/body-stall';
 import { HttpError } from '../http/http-error';
 import type { FileRow } from './files-repo';
@@ -103,6 +104,16 @@ function checkUploadRequest(ctx: ServerContext, request: FastifyRequest): FileRo
 const tooLarge = (size?: number) =>
   new HttpError(413, [`the file is larger than the limit of ${LIMITS.fileBytes} bytes (100 MB)${size ? `: ${size} bytes` : ''}; nothing was kept`], {}, CLOSE);
 
+/**
+ * The server's disk is full: the body could not be written (ENOSPC), or its arrival not recorded (SQLite's full
+ * error). Nothing was kept and the address stays open: a problem of the service's that passes once space is freed,
+ * so a 5xx the uploader tries again later, not its "unexpected failure" 500.
+ */
+const diskFull = (file: FileRow) => new HttpError(507, [
+  `the server's disk is full, so the file ${file.file_name} could not be stored (nothing was kept); once space is freed on the `
+    + `server's disk, this upload address can be used again (until ${isoOfUnix(file.expires_at)})`,
+]);
+
 const STALLED = Symbol('stalled');
 
 /**
@@ -145,7 +156,11 @@ async function receiveBody(request: FastifyRequest, path: string, stallMs: numbe
       if (hashing) await hashing;
     }
     await new Promise<void>((resolve, reject) => {
-      out.end((error?: Error | null) => (error ? reject(error) : resolve()));
+      out.end((error?: Error | null) => {
+        if (!error) return resolve();
+        failed ??= error;
+        reject(error);
+      });
     });
     if (failed) throw failed;
     return { md5: await hash.digest(), size };
@@ -158,6 +173,9 @@ async function receiveBody(request: FastifyRequest, path: string, stallMs: numbe
     if (stalled) {
       throw new HttpError(408, [`the upload sent no byte for ${stallMs / 1000} s and was cut off; nothing was kept, and this address can be used again`], {}, CLOSE);
     }
+    // Writing failed (a full disk): the server's problem, never the client's, also once the whole body was read (the
+    // request is destroyed then, as it is when the client breaks off).
+    if (error === failed) throw error;
     if (request.raw.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
       throw new HttpError(400, ['the upload was interrupted before the end of the body; nothing was kept']);
     }
@@ -197,13 +215,26 @@ export function uploadRoute(ctx: ServerContext) {
         }
         const stored = join(ctx.uploadsDir, `${file.id}.csv`);
         await rename(part, stored);
-        if (!markUploaded(ctx.db, file, size, stored)) {
+        let recorded: boolean;
+        try {
+          recorded = markUploaded(ctx.db, file, size, stored);
+        } catch (error) {
+          // Not recorded (a full disk, say): the address stays open, and the file is not kept.
+          await rm(stored, { force: true });
+          throw error;
+        }
+        if (!recorded) {
           await rm(stored, { force: true });
           // The address closed while the body arrived (a newer grant replaced it): answered as a new request would be.
           throw refusalOf(getFile(ctx.db, file.id) ?? { ...file, status: 'SUPERSEDED' });
         }
         ctx.processor.schedule(file.import_id);
         return reply.code(200).header('ETag', `"${md5}"`).send({ importId: file.import_id, status: 'QUEUED', size, checksum: md5 });
+      } catch (error) {
+        // The temporary file, when the rename into place failed.
+        await rm(part, { force: true });
+        if (isDiskFull(error)) throw diskFull(file);
+        throw error;
       } finally {
         ctx.receiving.delete(file.id);
       }

@@ -1,4 +1,4 @@
-/** Every error leaves as the spec's error body; every response carries X-Trace-Id; 404 vs 405. */
+/** Every error leaves as the spec's error body; every response carries X-Trace-Id (404 and 405: unknown-routes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -171,12 +171,6 @@ export function frameworkErrors(
   };
 }
 
-function routePattern(url: string): RegExp {
-  const escaped = url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  // Exact: Fastify does not ignore a trailing slash, so `/census/` is an unknown route (404), not a 405 saying "use POST".
-  return new RegExp(`^${escaped.join('/')}$`);
-}
-
 /**
  * The server leaves Node's own Host check off (`requireHostHeader: false`, which answers a bare 400 that nothing
  * logs): this one answers the same refusal with the error body, and the request log has it.
@@ -278,39 +272,14 @@ function unsupportedCoding(request: FastifyRequest): HttpError | undefined {
   return new HttpError(415, [`Content-Encoding ${coding} is not supported; send the body uncompressed`], {}, { 'Accept-Encoding': 'identity' });
 }
 
-/**
- * Paths are exact, and a route parameter is never empty: the router would take `/law/api/v1/deliveries/` for
- * `/law/api/v1/deliveries/:id` with the id '' (and answer that the id must be a whole number), so such a request is
- * handed to the not-found handler, which answers it as the unknown route it is. Installed after every other onRequest
- * hook but the routes' own (faults, the request log), so it is answered exactly as an unknown route, before any token
- * check.
- */
-export function installNoEmptyParameters(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    const params = request.params as Record<string, unknown> | undefined;
-    if (params && Object.values(params).some((value) => value === '')) {
-      // Answering from a hook ends the hook chain: done is not called.
-      reply.callNotFound();
-      return;
-    }
-    done();
-  });
-}
-
 export function installErrorHandling(app: FastifyInstance, logger: Logger): void {
-  const routes: { pattern: RegExp; method: string }[] = [];
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (method !== 'HEAD') routes.push({ pattern: routePattern(route.url), method });
-  });
-
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Trace-Id', request.id);
     done(refusalBeforeRoute(request));
   });
   // preParsing runs after every onRequest hook, the routes' own (token, client, upload address) included, and before
   // any body parser; this is the first preParsing hook, so it also comes before "100 Continue" (expect-continue.ts).
-  // The not-found handler runs it too: an unknown route with a compressed body is the same 415 as ever.
+  // An unknown route never gets here: it is answered 404 or 405 before (unknown-routes.ts).
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const refusal = unsupportedCoding(request);
     if (refusal) done(refusal);
@@ -346,19 +315,5 @@ export function installErrorHandling(app: FastifyInstance, logger: Logger): void
     return reply
       .code(500)
       .send(errorBody(500, [`unexpected server failure; contact support with trace id ${request.id}`], { traceId: request.id }));
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? '';
-    // Matched as the router reads it: `/oauth/v1/%61ccess-token` is the token endpoint's path, and gets its 405.
-    const routed = routedPath(request.url);
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(routed)).map((r) => r.method))];
-    // Fastify answers HEAD wherever it answers GET, so Allow names it too (RFC 9110 section 10.2.1).
-    if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
-    if (allowed.length > 0) {
-      return reply.code(405).header('Allow', allowed.join(', '))
-        .send(errorBody(405, [`${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`], oauthExtra(request, 405)));
-    }
-    return reply.code(404).send(errorBody(404, [`no such endpoint: ${request.method} ${path}`]));
   });
 }

@@ -4,9 +4,9 @@
  * over the limit sent its whole body before it heard the refusal. Here the interim answer is sent only when the
  * body is about to be read: after every check that needs no body (the onRequest hooks: token, scope, upload
  * address), and for a declared length within the route's limit. A refused request gets its final answer instead,
- * and Node then closes the connection (the client may still send the body). An unknown route or method hears
- * "100 Continue" too: Fastify answers its 404 or 405 once the body arrived. Any other expectation is a 417 with
- * the error body, from `refusalBeforeRoute`, not Node's bare 417.
+ * and Node then closes the connection (the client may still send the body). An unknown route or method is such a
+ * refusal too: its 404 or 405 comes before the body (unknown-routes.ts). Any other expectation is a 417 with the
+ * error body, from `refusalBeforeRoute`, not Node's bare 417.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isExactNumeral } from '../../../shared';
+import { inexactNumberIn, isExactNumeral } from '../../../shared';
 import { HttpError } from './http-error';
-import { inexactNumberIn, parseJsonBody } from './json-body';
+import { parseJsonBody } from './json-body';
 
 const parse = (text: string) => parseJsonBody(Buffer.from(text, 'utf8'));
 /** The messages of the 400 that parsing `text` raises. */

@@ -31,7 +31,8 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.ou
 const clientOf = (request: FastifyRequest) => request.clientId as string;
 
 export function localRoutes(ctx: ServerContext) {
-  // Per event (a redelivery's own attempt shares its event, so asking through it counts too).
+  // Per event (a redelivery's own attempt shares its event, so asking through it counts too), on the monotonic clock
+  // (performance.now()): a wall clock set back (NTP correcting a fast clock) must not stretch the 5 s into the jump.
   const lastRedelivery = new Map<string, number>();
   return (app: FastifyInstance) => {
     const auth = { onRequest: requireClient(ctx) };
@@ -109,7 +110,7 @@ export function localRoutes(ctx: ServerContext) {
       if (!id.success) throw new HttpError(400, formatIssues(id.error));
       const known = findDelivery(ctx.db, clientOf(request), id.data);
       if (!known) throw new HttpError(404, [`no delivery attempt with id ${id.data}`]);
-      const now = Date.now();
+      const now = performance.now();
       const last = lastRedelivery.get(known.eventId);
       if (last !== undefined && now - last < REDELIVER_INTERVAL_MS) {
         const wait = Math.ceil((REDELIVER_INTERVAL_MS - (now - last)) / 1000);

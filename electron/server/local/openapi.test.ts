@@ -71,7 +71,7 @@ describe('GET /openapi.json', () => {
       expect.arrayContaining(['201', '400', '401', '403', '413', '415', '422', '500']),
     );
     expect(Object.keys(doc.paths['/uploads/{fileId}']?.put?.responses ?? {})).toEqual(
-      expect.arrayContaining(['200', '400', '403', '409', '413', '415']),
+      expect.arrayContaining(['200', '400', '403', '409', '413', '415', '507']),
     );
   });
 

@@ -163,13 +163,15 @@ function paths(): Record<string, Record<string, Operation>> {
               checksum: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'MD5 of the body, lower-case hex' },
             },
           }, { ETag: { description: '"<md5 of the body>"', schema: { type: 'string' } } }),
-          ...errors([400, 403, 408, 413, 415], {
+          ...errors([400, 403, 408, 413, 415, 507], {
             400: 'the MD5 of the body differs from the declared checksum, or the body ended early; nothing kept, the grant stays usable until it expires',
             408: `the body sent no byte for ${BODY_STALL_MS / 1000} s and was cut off; nothing kept, the address can be used again`,
             403: 'bad or missing signature, an expired address, an address never granted (there is no 404: an unknown address is refused '
               + 'like a forged one), or one replaced by a newer grant for the same checksum (also when that happened while the body arrived)',
             413: 'body over 100 MB; reading stops and nothing is kept',
             415: 'Content-Type is not text/csv',
+            507: 'the server\'s disk is full: the body could not be stored, or its arrival not recorded; nothing kept, the address can be '
+              + 'used again once space is freed (a problem that passes: try again later)',
           }),
           409: ok(`already uploaded (${UPLOAD_STATUS_HEADER}: uploaded), or another upload to this address is being received `
             + `(${UPLOAD_STATUS_HEADER}: in-progress)`,

@@ -103,6 +103,27 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const othersInFlight = (eventId: string, except?: number) =>
     [...inFlight].some(([id, flight]) => id !== except && flight.eventId === eventId);
 
+  /**
+   * When each event's next attempt is due on the monotonic clock (performance.now()), which a wall clock set back (NTP
+   * correcting a fast clock, a time-zone fix) does not move: a retry must not wait for the size of the jump. The journaled
+   * next_attempt_at (wall time) is what a restart resumes from; read without an entry here (an earlier run's schedule)
+   * it is never taken as further away than the delay it was scheduled with. An event is due at its journaled time or
+   * once that delay has passed, whichever comes first.
+   */
+  const dueAt = new Map<string, { at: number; mono: number }>();
+
+  /** The delay the event's next attempt was scheduled with: none for its first (due when recorded), else its retry's. */
+  const scheduledDelay = (event: EventRow) => (hasAttempts(event.id) ? delayBefore(event.retries_done + 1) : 0);
+
+  /** Milliseconds until the event's next attempt is due (0 or less: due now); it must have one (next_attempt_at set). */
+  function dueIn(event: EventRow): number {
+    const at = event.next_attempt_at ?? 0;
+    const wall = at - Date.now();
+    let seen = dueAt.get(event.id);
+    if (!seen || seen.at !== at) dueAt.set(event.id, (seen = { at, mono: performance.now() + Math.min(wall, scheduledDelay(event)) }));
+    return Math.min(wall, seen.mono - performance.now());
+  }
+
   /** The event's state after a failed attempt (at `now`), written in the caller's transaction. */
   function scheduleAfterFailure(event: EventRow, now: number, url?: string): void {
     if (event.retries_done >= LIMITS.deliveryRetries) {
@@ -111,8 +132,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       if (url !== undefined) deps.gaveUp?.({ clientId: event.client_id, eventId: event.id, eventType: event.type, url });
       return;
     }
-    const next = now + delayBefore(event.retries_done + 1);
+    const delay = delayBefore(event.retries_done + 1);
+    const next = now + delay;
     updateEventSchedule(db, event.id, { state: 'active', retriesDone: event.retries_done, nextAttemptAt: next });
+    dueAt.set(event.id, { at: next, mono: performance.now() + delay });
   }
 
   /** Sets the event's timer to its next attempt; clears it when there is none (delivered, over, or in flight). */
@@ -120,11 +143,14 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clearTimeout(timers.get(eventId));
     timers.delete(eventId);
     const event = getEvent(db, eventId);
-    if (!running || !event || event.state !== 'active' || event.next_attempt_at === null) return;
+    if (!running || !event || event.state !== 'active' || event.next_attempt_at === null) {
+      dueAt.delete(eventId);
+      return;
+    }
     const timer = setTimeout(() => {
       timers.delete(eventId);
       attemptAutomatically(eventId);
-    }, Math.min(MAX_TIMER_MS, Math.max(0, event.next_attempt_at - Date.now())));
+    }, Math.min(MAX_TIMER_MS, Math.max(0, dueIn(event))));
     timers.set(eventId, timer);
   }
 
@@ -185,10 +211,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       logger.warn(`event ${eventId}: client ${event.client_id} has no webhook any more; delivery cancelled`);
       return;
     }
-    if (event.next_attempt_at > Date.now()) {
+    if (dueIn(event) > 0) {
       arm(eventId); // a timer longer than setTimeout allows fires early
       return;
     }
+    dueAt.delete(eventId);
     const isFirst = !hasAttempts(eventId);
     const retriesDone = isFirst ? 0 : event.retries_done + 1;
     // The PENDING row and the in-flight marker (next_attempt_at NULL) are written together, so a crash
@@ -281,6 +308,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       stopped = true;
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
+      dueAt.clear();
       for (const flight of inFlight.values()) flight.abort.abort();
       await Promise.allSettled([...inFlight.values()].map((f) => f.done));
     },

@@ -31,6 +31,8 @@ export const deliveriesText = {
     type: 'Type',
     status: 'Status',
     httpCode: 'HTTP code',
+    /** Under the status, where the HTTP code has no column of its own (a narrow window). */
+    statusCode: (code: number) => `HTTP ${code}`,
     duration: 'Duration',
     attemptCount: 'Attempt count',
     actions: 'Actions',

@@ -33,6 +33,11 @@ export function httpCodeText(d: Pick<DeliveryAttempt, 'status' | 'httpStatusCode
   return d.status === 1 ? t.pending : t.noAnswer;
 }
 
+/** The HTTP code said beside the status, in its cell, where the table has no room for a column of its own: "HTTP 500". */
+export function statusCodeText(d: Pick<DeliveryAttempt, 'status' | 'httpStatusCode'>): string {
+  return d.httpStatusCode !== null ? t.table.statusCode(d.httpStatusCode) : httpCodeText(d);
+}
+
 export function durationText(d: Pick<DeliveryAttempt, 'status' | 'durationMs'>): string {
   return d.status === 1 ? t.pending : t.ms(d.durationMs);
 }

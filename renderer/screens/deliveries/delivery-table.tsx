@@ -1,13 +1,15 @@
 /**
- * The delivery attempts, newest first, one row each. The table fits the width it has down to a window of 900 px with
- * the navigation beside it (app.css, `.delivery-table`): each time on two lines (its day, its time), an event id that
- * breaks where it must, and in a narrow place the Type and Duration columns left out (a retry's attempt count is not 0,
- * and both are in the row's Details), so every row's Details button is in sight without scrolling sideways.
+ * The delivery attempts, newest first, one row each. The table fits the width it has, from the narrowest window that
+ * shows the navigation beside it (768 px) up (app.css, `.delivery-table`): each time on two lines (its day, its time),
+ * an event id that breaks where it must; in a narrow place the Type and Duration columns left out (a retry's attempt
+ * count is not 0, and both are in the row's Details), and in the narrowest the HTTP code said under the status, in
+ * the same cell, rather than in a column of its own. So every row's Details button is in sight without scrolling
+ * sideways, and nothing is cut short.
  */
 import { Button, Table, Text } from '@mantine/core';
 import type { DeliveryAttempt } from '../../../shared';
 import { deliveriesText } from './deliveries-text';
-import { deliveryDayAndTime, durationText, eventText, httpCodeText } from './delivery-format';
+import { deliveryDayAndTime, durationText, eventText, httpCodeText, statusCodeText } from './delivery-format';
 import { DeliveryStatusBadge } from './delivery-status-badge';
 import { ScrollTable } from '../../components/scroll-table';
 
@@ -24,17 +26,20 @@ function TimeCell({ createdAt }: { createdAt: string }) {
   );
 }
 
-/** A column's heading, a word a line ("HTTP / code"): the columns below are narrow, and a heading sets no width. */
-function Head({ label, optional = false }: { label: string; optional?: boolean }) {
-  return <Table.Th scope="col" className={optional ? 'delivery-optional' : undefined}><span className="delivery-head">{label}</span></Table.Th>;
+/**
+ * A column's heading, a word a line ("HTTP / code"): the columns below are narrow, and a heading sets no width.
+ * `className`: the column is left out where the table is narrow (app.css says where).
+ */
+function Head({ label, className }: { label: string; className?: string }) {
+  return <Table.Th scope="col" className={className}><span className="delivery-head">{label}</span></Table.Th>;
 }
 
 export function DeliveryTable({ items, onDetails }: { items: DeliveryAttempt[]; onDetails: (id: number) => void }) {
   return (
     <>
       <div className="delivery-table">
-        {/* With less room than the table needs at its narrowest (a window just too wide to fold the navigation away),
-            it scrolls inside its own region. */}
+        {/* With less room than the table needs at its narrowest (a window of 768 px with a wide scroll bar, text made
+            larger), it scrolls inside its own region. */}
         <ScrollTable label={t.caption} minWidth={0}>
           <Table striped highlightOnHover withTableBorder captionSide="top" verticalSpacing="xs">
             <Table.Caption>{t.caption}</Table.Caption>
@@ -43,10 +48,10 @@ export function DeliveryTable({ items, onDetails }: { items: DeliveryAttempt[]; 
                 <Head label={t.id} />
                 <Head label={t.time} />
                 <Head label={t.event} />
-                <Head label={t.type} optional />
+                <Head label={t.type} className="delivery-optional" />
                 <Head label={t.status} />
-                <Head label={t.httpCode} />
-                <Head label={t.duration} optional />
+                <Head label={t.httpCode} className="delivery-code" />
+                <Head label={t.duration} className="delivery-optional" />
                 <Head label={t.attemptCount} />
                 <Head label={t.actions} />
               </Table.Tr>
@@ -61,8 +66,13 @@ export function DeliveryTable({ items, onDetails }: { items: DeliveryAttempt[]; 
                     <Text size="xs" c="dimmed" ff="monospace" className="delivery-event-id">{d.eventId}</Text>
                   </Table.Td>
                   <Table.Td className="delivery-optional">{deliveriesText.type[d.type] ?? d.type}</Table.Td>
-                  <Table.Td><DeliveryStatusBadge status={d.status} /></Table.Td>
-                  <Table.Td>{httpCodeText(d)}</Table.Td>
+                  <Table.Td>
+                    <DeliveryStatusBadge status={d.status} />
+                    {/* Shown only where the HTTP code column is left out; none while the answer is awaited (the
+                        status says so). */}
+                    {d.status !== 1 && <Text size="xs" className="delivery-code-in-status">{statusCodeText(d)}</Text>}
+                  </Table.Td>
+                  <Table.Td className="delivery-code">{httpCodeText(d)}</Table.Td>
                   <Table.Td className="delivery-optional">{durationText(d)}</Table.Td>
                   <Table.Td>{d.attemptCount}</Table.Td>
                   <Table.Td>

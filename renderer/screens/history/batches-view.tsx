@@ -1,5 +1,5 @@
 /** Batches of records sent from the app, newest first, filterable by outcome, type and date. */
-import { Button, Group, NativeSelect, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { BatchView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
@@ -8,7 +8,9 @@ import { formatDateTime, formatNumber } from '../../components/format';
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { serviceNameStart } from '../../components/service-name';
 import { useBridgeQuery } from '../../data/bridge-queries';
+import { dayRange, inDayRange } from './day-range';
 import { historyText as t } from './history-text';
+import { refusedWords } from './processed-words';
 import { ScrollTable } from '../../components/scroll-table';
 import { problemLine } from '../send-records/problem-words';
 import { sendRecordsText } from '../send-records/send-records-text';
@@ -17,18 +19,37 @@ type BatchFilters = { outcome: '' | BatchView['state']; kind: '' | BatchView['ki
 const NONE: BatchFilters = { outcome: '', kind: '', from: '', to: '' };
 const STEP = 100;
 
-const dayOf = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-
 /** The records of a batch by the names the form gave them: History words a refusal as the form did. */
 const ROW_NAMES: Record<BatchView['kind'], (n: number) => string> = { census: sendRecordsText.census.person, receipt: sendRecordsText.receipts.row };
 
-/** Why a batch did not get through: a refusal one problem a line, in the form's words; any other reason as it is. */
+/**
+ * Why a batch did not get through: a refusal one problem a line, in the form's words; any other reason as it is. Sent,
+ * the records the service refused once it processed them, in the same words; or why it refused the batch as a whole.
+ */
 function ProblemCell({ batch }: { batch: BatchView }) {
-  if (!batch.problems) return <>{batch.error ?? ''}</>;
-  return <>{batch.problems.map((p, i) => <Text key={i} size="sm">{problemLine(batch.kind, p, ROW_NAMES[batch.kind])}</Text>)}</>;
+  const result = batch.importResult;
+  if (result?.status === 'REJECTED') return <>{t.processed.batchWholeRefused(result.reason ?? t.processed.noReason)}</>;
+  const problems = batch.problems ?? (result ? batch.importErrors : undefined);
+  if (!problems) return <>{batch.error ?? ''}</>;
+  const more = result && !batch.problems ? result.errorCount - problems.length : 0;
+  return (
+    <>
+      {problems.map((p, i) => <Text key={i} size="sm">{problemLine(batch.kind, p, ROW_NAMES[batch.kind])}</Text>)}
+      {more > 0 && <Text size="sm">{t.processed.more(more)}</Text>}
+    </>
+  );
+}
+
+/** The outcome, and below it what the service made of the batch when it refused records of it ("1 of 2 records refused"). */
+function OutcomeCell({ batch }: { batch: BatchView }) {
+  const refused = refusedWords(batch.importResult, 'records');
+  if (!refused) return <OutcomeBadge outcome={batch.state} />;
+  return (
+    <Stack gap={4} align="flex-start">
+      <OutcomeBadge outcome={batch.state} />
+      <Text size="sm" fw={600}>{refused}</Text>
+    </Stack>
+  );
 }
 
 export function BatchesView() {
@@ -37,10 +58,13 @@ export function BatchesView() {
   const [filters, setFilters] = useState<BatchFilters>(NONE);
   const [shown, setShown] = useState(STEP);
   const set = <K extends keyof BatchFilters>(key: K, v: BatchFilters[K]) => { setFilters({ ...filters, [key]: v }); setShown(STEP); };
-  const filtered = useMemo(() => (batches.data?.items ?? []).filter((b) =>
-    (!filters.outcome || b.state === filters.outcome) && (!filters.kind || b.kind === filters.kind)
-    && (!filters.from || dayOf(b.createdAt) >= filters.from) && (!filters.to || dayOf(b.createdAt) <= filters.to))
-    .sort((a, b) => b.createdAt - a.createdAt), [batches.data, filters]);
+  // The days sent by the rule the Files tab's days found follow (day-range.ts).
+  const filtered = useMemo(() => {
+    const days = dayRange(filters.from, filters.to);
+    return (batches.data?.items ?? []).filter((b) =>
+      (!filters.outcome || b.state === filters.outcome) && (!filters.kind || b.kind === filters.kind) && inDayRange(b.createdAt, days))
+      .sort((a, b) => b.createdAt - a.createdAt);
+  }, [batches.data, filters]);
   const filtering = filters !== NONE;
 
   return (
@@ -75,7 +99,7 @@ export function BatchesView() {
                   <Table.Tr key={b.id}>
                     <Table.Td>{t.batchName(t.kinds[b.kind], b.id)}</Table.Td>
                     {/* Room for "Outcome unknown" whole: a narrow column cut it to "OUTCOM…". */}
-                    <Table.Td style={{ minWidth: '12rem' }}><OutcomeBadge outcome={b.state} /></Table.Td>
+                    <Table.Td style={{ minWidth: '12rem' }}><OutcomeCell batch={b} /></Table.Td>
                     <Table.Td>{formatNumber(b.records)}</Table.Td>
                     <Table.Td>{formatDateTime(b.createdAt)}</Table.Td>
                     {/* Not known for a batch sent before the app kept it: left empty. */}

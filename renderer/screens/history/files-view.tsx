@@ -1,7 +1,8 @@
 /** Finished files: filters above a virtualised table that fetches only the windows in view. */
 import { Button, Group, Paper, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { memo, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { NO_FILE_TYPE } from '../../../shared';
 import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
@@ -10,9 +11,11 @@ import { formatBytes, formatDateTime } from '../../components/format';
 import { FOCUS_FALLBACK } from '../../components/focus-fallback';
 import { PlainOutcomeBadge } from '../../components/outcome-badge';
 import { useWindowList } from '../../components/use-window-list';
+import { useBridgeEvent } from '../../data/use-bridge-event';
 import { hasFilters, NO_FILTERS, queryOf, type FileFilters } from './history-filters';
 import { historyText as t } from './history-text';
 import { JobDetailDrawer } from './job-detail-drawer';
+import { refusedWords } from './processed-words';
 import { useJobRows, useJobTotal } from './use-job-pages';
 
 /** Fixed row heights (one line wide, two lines narrow): nothing is measured while scrolling 10,000 rows. */
@@ -21,6 +24,10 @@ const NARROW_ROW_HEIGHT = 76;
 
 /** Plain elements: thousands of rows pass by while scrolling, and each Mantine component costs its style props. */
 const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (job: JobView) => void }) {
+  // What the service made of the file once it arrived, when it said (rows it refused) comes before the row warnings:
+  // they only foretold what it might refuse.
+  const problems = refusedWords(job.importResult, 'rows')
+    ?? (job.warningCount > 0 ? t.rowProblems(job.warningCount, job.outcome === 'rejected') : '');
   return (
     <>
       <div role="cell">
@@ -30,8 +37,8 @@ const FileRow = memo(function FileRow({ job, onOpen }: { job: JobView; onOpen: (
       <div role="cell">{job.fileType ? t.types[job.fileType] : t.unknownType}</div>
       <div role="cell">{formatDateTime(job.foundAt)}</div>
       <div role="cell" className="history-optional">{formatBytes(job.size)}</div>
-      {/* The count says what it counts: errors or warnings, and a narrow window hides the headings. */}
-      <div role="cell">{job.warningCount > 0 && t.rowProblems(job.warningCount, job.outcome === 'rejected')}</div>
+      {/* The count says what it counts (errors, warnings, rows refused), and a narrow window hides the headings. */}
+      <div role="cell" title={problems || undefined}>{problems}</div>
     </>
   );
 });
@@ -90,6 +97,18 @@ export function FilesView() {
   const rowAt = useJobRows(query, rows[0]?.index ?? 0, rows[rows.length - 1]?.index ?? -1);
   const keys = rowKeys();
   const [open, setOpen] = useState<JobView | null>(null);
+  // What the service made of a file may come after it was filed (a `job` event, not a `result`): the rows say it, asked
+  // for again at most once a second however many results come.
+  const client = useQueryClient();
+  const refetch = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useBridgeEvent('job', (job) => {
+    if (!job.finished || !job.importResult) return;
+    refetch.current ??= setTimeout(() => {
+      refetch.current = undefined;
+      void client.invalidateQueries({ queryKey: ['history', 'jobs'] });
+    }, 1000);
+  });
+  useEffect(() => () => clearTimeout(refetch.current), []);
 
   return (
     <>

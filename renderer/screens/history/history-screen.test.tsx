@@ -66,7 +66,8 @@ describe('HistoryScreen', () => {
 
   it('filters by type and date, and says when nothing matches', async () => {
     const bridge = createMemoryBridge({ jobs: [
-      makeJob({ name: 'census-a.csv', foundDay: '2026-11-01' }), makeJob({ name: 'receipt-b.csv', fileType: '2', foundDay: '2026-11-15' }),
+      makeJob({ name: 'census-a.csv', foundAt: new Date(2026, 10, 1, 9).getTime() }),
+      makeJob({ name: 'receipt-b.csv', fileType: '2', foundAt: new Date(2026, 10, 15, 9).getTime() }),
     ] });
     renderScreen(<HistoryScreen />, bridge);
     await screen.findByText('2 files');
@@ -74,7 +75,8 @@ describe('HistoryScreen', () => {
     expect(await screen.findByText('1 file')).toBeTruthy();
     await userEvent.type(screen.getByLabelText('Found to'), '2026-11-10');
     expect(await screen.findByRole('heading', { name: 'No file matches' })).toBeTruthy();
-    expect(queries(bridge).at(-1)).toMatchObject({ fileTypes: ['2'], foundTo: '2026-11-10' });
+    // The day sent as the instant it ends here: the start of the next one.
+    expect(queries(bridge).at(-1)).toMatchObject({ fileTypes: ['2'], foundBefore: new Date(2026, 10, 11).getTime() });
     await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(await screen.findByText('2 files')).toBeTruthy();
   });
@@ -232,5 +234,89 @@ describe('HistoryScreen', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Outcome' }), 'Sent');
     await waitFor(() => expect(within(table).queryByText('Receipt batch 2')).toBeNull());
     expect(screen.getByText('1 batch')).toBeTruthy();
+  });
+
+  describe('what the service made of a file or batch once it arrived (the local test server says it)', () => {
+    const unknown = 'employeeRegistration E-ACC-1 is not known from any census import; send the employee\'s census record first';
+    const processed = (accepted: number, rejected: number) => ({ status: 'PROCESSED' as const, acceptedRecords: accepted, rejectedRecords: rejected, errorCount: rejected });
+
+    it('says how many records of a sent batch were refused, and why, in the form\'s words; a result not known says nothing', async () => {
+      const at = Date.UTC(2026, 10, 24, 16);
+      const bridge = createMemoryBridge({ batches: [
+        { id: 1, kind: 'receipt', records: 1, state: 'sent', createdAt: at, stateChangedAt: at, importId: 'imp-1' },
+        {
+          id: 2, kind: 'receipt', records: 2, state: 'sent', createdAt: at + 1000, stateChangedAt: at, importId: 'imp-2',
+          importResult: processed(1, 1), importErrors: [{ index: 1, field: 'employeeRegistration', message: unknown }],
+        },
+        { id: 3, kind: 'census', records: 2, state: 'sent', createdAt: at + 2000, stateChangedAt: at, importId: 'imp-3', importResult: processed(2, 0), importErrors: [] },
+        {
+          id: 4, kind: 'census', records: 3, state: 'sent', createdAt: at + 3000, stateChangedAt: at, importId: 'imp-4',
+          importResult: { status: 'REJECTED', acceptedRecords: 0, rejectedRecords: 0, errorCount: 0, reason: 'the import could not be processed because of an internal error' },
+        },
+      ] });
+      renderScreen(<HistoryScreen />, bridge);
+      await userEvent.click(await screen.findByRole('radio', { name: 'Sent records' }));
+      const table = await screen.findByRole('table', { name: 'Batches of records sent' });
+      const cells = (name: string) => within(within(table).getByText(name).closest('tr')!).getAllByRole('cell').map((cell) => cell.textContent);
+      // Sent still (it arrived), and a second fact beside it; the reason names the record as the form does.
+      expect(cells('Receipt batch 2')[1]).toBe('Sent1 of 2 records refused');
+      expect(cells('Receipt batch 2')[6]).toBe('Receipt 2: Employee registration E-ACC-1 is not known from any census import; send the employee\'s census record first');
+      // Not known (the production service tells it on its webhook only), or all taken: "Sent" as before, no problem.
+      expect(cells('Receipt batch 1')[1]).toBe('Sent');
+      expect(cells('Receipt batch 1')[6]).toBe('');
+      expect(cells('Census batch 3')[1]).toBe('Sent');
+      // Refused as a whole after it arrived: said, with the service's reason.
+      expect(cells('Census batch 4')[1]).toBe('SentAll refused');
+      expect(cells('Census batch 4')[6]).toBe('The service refused the whole batch after it arrived: the import could not be processed because of an internal error');
+    });
+
+    it('says how many rows of an uploaded file were refused, with the reasons and line numbers in its details', async () => {
+      const bridge = createMemoryBridge({ jobs: [
+        makeJob({
+          name: 'receipts-march.csv', fileType: '2', warningCount: 1, importResult: processed(1, 1),
+          importErrors: [{ line: 3, field: 'employeeRegistration', message: unknown }],
+        }),
+        makeJob({ name: 'census-all-taken.csv', importResult: processed(2, 0), importErrors: [] }),
+        makeJob({ name: 'census-not-known.csv' }),
+      ] });
+      renderScreen(<HistoryScreen />, bridge);
+      await screen.findByText('3 files');
+      const rowOf = (name: string) => screen.getByRole('button', { name }).closest('[role="row"]')!;
+      // The service's verdict comes before the row warnings, which only foretold it.
+      expect(rowOf('receipts-march.csv').lastElementChild!.textContent).toBe('1 of 2 rows refused');
+      expect(within(rowOf('receipts-march.csv') as HTMLElement).getByText('Uploaded')).toBeTruthy();
+      expect(rowOf('census-all-taken.csv').lastElementChild!.textContent).toBe('');
+      expect(rowOf('census-not-known.csv').lastElementChild!.textContent).toBe('');
+
+      await userEvent.click(screen.getByRole('button', { name: 'receipts-march.csv' }));
+      const dialog = await screen.findByRole('dialog', { name: 'receipts-march.csv' });
+      expect(within(dialog).getByText('The service processed the file: it took 1 of its 2 rows and refused 1. Correct the refused row in your payroll system, then send only it again (Send records, or a file of that row alone): the whole file sent again would import the other rows a second time.')).toBeTruthy();
+      const refused = within(dialog).getByRole('table', { name: 'Rows the service refused' });
+      const rows = within(refused).getAllByRole('row').map((row) => [...row.querySelectorAll('td')].map((c) => c.querySelector('[data-part="label"]')?.textContent ?? c.textContent));
+      expect(rows.slice(1)).toEqual([['3', 'Employee registration', 'Employee registration E-ACC-1 is not known from any census import; send the employee\'s census record first']]);
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await userEvent.click(screen.getByRole('button', { name: 'census-all-taken.csv' }));
+      expect(await screen.findByText('The service processed the file and took all 2 rows.')).toBeTruthy();
+    });
+
+    it('shows a result that comes after the file was listed, as it comes', async () => {
+      const job = makeJob({ name: 'receipts-april.csv', fileType: '2' });
+      const bridge = createMemoryBridge({ jobs: [job] });
+      renderScreen(<HistoryScreen />, bridge);
+      await screen.findByText('1 file');
+      await userEvent.click(screen.getByRole('button', { name: 'receipts-april.csv' }));
+      const dialog = await screen.findByRole('dialog', { name: 'receipts-april.csv' });
+      await within(dialog).findByText(/that service holds this exact file|The service holds this exact file/);
+      expect(within(dialog).queryByText(/The service processed the file/)).toBeNull();
+
+      // The core keeps the result and says so (a `job` event of the filed file).
+      const kept = { ...job, importResult: processed(0, 1), importErrors: [{ line: 2, field: 'employeeRegistration', message: unknown }] };
+      bridge.state.jobs = [kept];
+      const { warnings: _w, archivedFileThere: _a, importErrors: _e, ...view } = kept;
+      bridge.emit('job', view);
+      expect(await within(dialog).findByText(/refused its one row: nothing in it was taken/)).toBeTruthy();
+      await waitFor(() => expect(screen.getByRole('button', { name: 'receipts-april.csv' }).closest('[role="row"]')!.lastElementChild!.textContent).toBe('1 of 1 row refused'), { timeout: 5000 });
+    });
   });
 });

@@ -30,6 +30,20 @@ export const historyText = {
   rowProblems: (n: number, refused: boolean) => (refused
     ? `${formatNumber(n)} ${n === 1 ? 'error' : 'errors'}`
     : `${formatNumber(n)} ${n === 1 ? 'warning' : 'warnings'}`),
+  /**
+   * What the service made of a file or batch after it arrived, beside its outcome: known only where the service says
+   * it (the local test server). The outcome stays true (it arrived); this is a second fact.
+   */
+  processed: {
+    recordsRefused: (refused: number, total: number) => `${formatNumber(refused)} of ${formatNumber(total)} ${total === 1 ? 'record' : 'records'} refused`,
+    rowsRefused: (refused: number, total: number) => `${formatNumber(refused)} of ${formatNumber(total)} ${total === 1 ? 'row' : 'rows'} refused`,
+    /** The service processed it and refused it as a whole (its reason is said with it). */
+    wholeRefused: 'All refused',
+    batchWholeRefused: (reason: string) => `The service refused the whole batch after it arrived: ${reason}`,
+    noReason: 'it gave no reason',
+    /** The service's reasons past the first ones kept. */
+    more: (n: number) => `… and ${formatNumber(n)} more`,
+  },
   batchColumns: {
     batch: 'Batch', outcome: 'Outcome', records: 'Records', sent: 'Sent', service: 'Service', importId: 'Import id', error: 'Problem',
   },
@@ -87,6 +101,19 @@ export const historyText = {
     requeue: 'Put back in the queue',
     requeued: 'The file is back in the queue. Follow it on the Queue screen.',
     notThere: 'The file is no longer in the folder it was filed in: it was put back in the queue already, or moved by hand. Look for it in History under its name.',
+    /** What the service made of an uploaded file (the local test server says it). */
+    processedAll: (rows: number) => `The service processed the file and took ${rows === 1 ? 'its one row' : `all ${formatNumber(rows)} rows`}.`,
+    processedSome: (refused: number, total: number) => (refused >= total
+      ? `The service processed the file and refused ${total === 1 ? 'its one row' : `all ${formatNumber(total)} rows`}: nothing in it was taken. `
+        + 'Correct the rows in your payroll system and export the file again.'
+      // Sent again whole, the file would import the rows the service took a second time.
+      : `The service processed the file: it took ${formatNumber(total - refused)} of its ${formatNumber(total)} rows and refused `
+        + `${formatNumber(refused)}. Correct the refused ${refused === 1 ? 'row' : 'rows'} in your payroll system, then send only `
+        + `${refused === 1 ? 'it' : 'them'} again (Send records, or a file of ${refused === 1 ? 'that row' : 'those rows'} alone): `
+        + 'the whole file sent again would import the other rows a second time.'),
+    refusedRows: 'Rows the service refused',
+    wholeRefusedTitle: 'The service refused the whole file after it arrived',
+    wholeRefusedBody: 'Nothing in the file was taken.',
     reveal: 'Show in folder',
     revealedBrowser: 'The file is at ',
   },

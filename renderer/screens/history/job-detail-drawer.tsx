@@ -9,7 +9,8 @@ import { formatBytes, formatCalendarDate, formatDateTime } from '../../component
 import { OutcomeBadge } from '../../components/outcome-badge';
 import { ProblemsTable } from '../../components/problems-table';
 import { serviceName, serviceNameStart } from '../../components/service-name';
-import { useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { useBridgeEvent } from '../../data/use-bridge-event';
 import { dropNoticesAbout } from '../../shell/notices';
 import { waitsForText } from '../queue/queue-job-row';
 import { historyText } from './history-text';
@@ -97,6 +98,33 @@ function Actions({ job, requeue }: { job: JobDetail; requeue: Requeue }) {
   );
 }
 
+/**
+ * What the service made of the uploaded file once it processed it, when it said (the local test server does): every
+ * row taken, the rows it refused with its reasons, or the whole file refused and why. Nothing while not known.
+ */
+function ServiceResult({ job }: { job: JobDetail }) {
+  const result = job.importResult;
+  if (!result) return null;
+  if (result.status === 'REJECTED') {
+    return (
+      <Alert color="red" title={t.wholeRefusedTitle}>
+        {result.reason && <Text size="sm">{result.reason}</Text>}
+        <Text size="sm">{t.wholeRefusedBody}</Text>
+      </Alert>
+    );
+  }
+  const total = result.acceptedRecords + result.rejectedRecords;
+  if (result.rejectedRecords === 0) return <Alert color="green">{t.processedAll(total)}</Alert>;
+  return (
+    <>
+      <Alert color="red">{t.processedSome(result.rejectedRecords, total)}</Alert>
+      {job.importErrors && job.importErrors.length > 0 && (
+        <ProblemsTable problems={job.importErrors} total={result.errorCount} caption={t.refusedRows} />
+      )}
+    </>
+  );
+}
+
 function Detail({ job }: { job: JobDetail }) {
   const requeue = useRequeue(job);
   const problems = job.warnings;
@@ -121,6 +149,7 @@ function Detail({ job }: { job: JobDetail }) {
       {job.outcome === 'duplicate' && (
         <Alert color="gray">{job.archivedPath ? t.duplicateHelp : job.lastError ?? t.duplicateNotFiledHelp}</Alert>
       )}
+      <ServiceResult job={job} />
       {problems.length > 0 && (
         <ProblemsTable problems={problems} total={job.warningCount}
           caption={job.outcome === 'rejected' ? t.rowProblems : t.rowWarnings} />
@@ -133,6 +162,11 @@ function Detail({ job }: { job: JobDetail }) {
 
 export function JobDetailDrawer({ id, name, onClose }: { id: number | null; name: string; onClose: () => void }) {
   const detail = useBridgeQuery('jobs.get', { id: id ?? 1 }, { enabled: id !== null });
+  // What the service made of the file may come while the drawer is open: it is then shown.
+  const client = useQueryClient();
+  useBridgeEvent('job', (job) => {
+    if (job.id === id && job.importResult && !detail.data?.importResult) void client.invalidateQueries({ queryKey: keyOf('jobs.get', { id: job.id }) });
+  });
   return (
     <Drawer opened={id !== null} onClose={onClose} position="right" size="xl" title={name}
       closeButtonProps={{ 'aria-label': t.close }} styles={{ title: { fontWeight: 700, overflowWrap: 'anywhere' } }}>

@@ -2,7 +2,9 @@
  * The watched folder, whether it is being watched and why not, and the button to pause, resume or start. An
  * environment that cannot take files (no service address, or the built-in test server stopped) leaves the folder
  * unwatched and a file saved there unqueued, so the header says why, as the core says it with the folder's state, and
- * where to put it right rather than only "Not watching".
+ * where to put it right rather than only "Not watching". While every file is held for the client's credentials or its
+ * permission to upload, as the core says with the folder's state until it is over, the header says that instead of
+ * promising uploads that do not happen: also once the clerk dismissed the notice that told of it.
  */
 import { Badge, Box, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,6 +12,7 @@ import { useEffect, useRef } from 'react';
 import type { FolderState } from '../../../shared/bridge';
 import { PROFILE_TITLES } from '../../../shared/settings.schema';
 import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { useNotices, type NoticeItem } from '../../data/use-bridge-event';
 import { ErrorAlert } from '../../components/error-alert';
 import { useAnnouncer } from '../../components/live-announcer';
 import { FOCUS_FALLBACK } from '../../components/focus-fallback';
@@ -27,6 +30,28 @@ function NoService({ noService }: { noService: NonNullable<FolderState['noServic
     <>
       <Text size="sm">{fix.text}</Text>
       <Button component="a" href={fix.href} variant="light" w="fit-content">{fix.link}</Button>
+    </>
+  );
+}
+
+type Held = NonNullable<FolderState['held']>;
+
+/** The ends of the core's lasting notices that tell what holds every file (see NoticeEnd). */
+const NOTICE_OF: Record<Held, NoticeItem['until']> = { credentials: 'credentials-accepted', scope: 'scope-given' };
+
+/**
+ * The state's help with no promise of an upload in it (a missing or unreadable folder's says none), then what holds
+ * the files and, for the credentials, the way to Settings. Whether they are held is the core's to say (the folder's
+ * state): the notice that told of it only decides whether the words point to it, as the clerk may have dismissed it.
+ */
+function HeldFiles({ state, held }: { state: FolderState['state']; held: Held }) {
+  const help = state === 'missing' || state === 'unreadable' ? t.help[state] : t.held.help[state];
+  const noticeShown = useNotices().items.some((notice) => notice.until === NOTICE_OF[held]);
+  return (
+    <>
+      <Text size="sm">{help}</Text>
+      <Text size="sm">{noticeShown ? t.held[held].message : t.held[held].alone}</Text>
+      {held === 'credentials' && <Button component="a" href="#/settings" variant="light" w="fit-content">{t.openSettings}</Button>}
     </>
   );
 }
@@ -70,8 +95,8 @@ export function FolderHeader() {
     : folder.state === 'paused' ? { label: t.resume, action: resume, variant: undefined }
       : folder.state === 'stopped' ? { label: t.start, action: start, variant: undefined }
         : undefined;
-  // Paused, the clerk stopped it: Resume says what is missing if it fails.
-  const noService = folder.state === 'stopped' ? folder.noService : undefined;
+  // Whatever the state: paused, "files already on their way finish" would not hold either (Resume fails, saying so).
+  const { noService, held } = folder;
   return (
     // The button goes while the folder is missing: the focus it had goes to the section, which says why.
     <Paper withBorder p="md" mb="md" component="section" aria-labelledby="folder-heading" {...FOCUS_FALLBACK}>
@@ -84,7 +109,9 @@ export function FolderHeader() {
           {folder.folder ? (
             <>
               <Code style={{ overflowWrap: 'anywhere' }}>{folder.folder}</Code>
-              {noService ? <NoService noService={noService} /> : <Text size="sm">{t.help[folder.state]}</Text>}
+              {noService ? <NoService noService={noService} />
+                : held ? <HeldFiles state={folder.state} held={held} />
+                  : <Text size="sm">{t.help[folder.state]}</Text>}
             </>
           ) : (
             <>

@@ -128,10 +128,103 @@ describe('QueueScreen', () => {
     expect(within(folder).queryByRole('link', { name: 'Open Local server' })).toBeNull();
   });
 
+  it('says new files wait while the service refuses the credentials, not that they are uploaded, until that is over', async () => {
+    const bridge = createMemoryBridge({ folder: watching });
+    renderScreen(<LiveQueue />, bridge);
+    const folder = await screen.findByRole('region', { name: 'Watched folder' });
+    expect(await within(folder).findByText('New files saved in this folder are uploaded on their own.')).toBeTruthy();
+    // The core's lasting notice that every file is held for the credentials, and the folder's state that says so.
+    bridge.emit('notice', {
+      level: 'error', until: 'credentials-accepted', id: 1, run: 'memory', at: Date.now(),
+      message: 'The service did not accept the client ID acme and its secret. No file is uploaded until they are right: open Settings, …',
+    });
+    bridge.state.folder = { ...watching, held: 'credentials' };
+    bridge.emit('folder', bridge.state.folder);
+    expect(await within(folder).findByText('New files saved in this folder are picked up and checked, then wait in the queue.')).toBeTruthy();
+    expect(within(folder).queryByText(/uploaded on their own/)).toBeNull();
+    expect(await within(folder).findByText(/^No file is uploaded until the service accepts the client ID and secret: check them in Settings\. The message above says/)).toBeTruthy();
+    expect(within(folder).getByRole('link', { name: 'Open Settings' }).getAttribute('href')).toBe('#/settings');
+    // Paused, files already on their way do not finish either.
+    await userEvent.click(within(folder).getByRole('button', { name: 'Pause' }));
+    expect(await within(folder).findByText('Paused: new files saved in this folder wait until you resume.')).toBeTruthy();
+    expect(within(folder).queryByText(/files already on their way finish/)).toBeNull();
+    expect(within(folder).getByText(/^No file is uploaded until the service accepts/)).toBeTruthy();
+    await userEvent.click(within(folder).getByRole('button', { name: 'Resume' }));
+    expect(await within(folder).findByText('New files saved in this folder are picked up and checked, then wait in the queue.')).toBeTruthy();
+    // The clerk dismisses the notice: the files are still held, and the header still says so, without pointing to it.
+    bridge.emit('noticesGone', { run: 'memory', version: 2, ids: [1], leftOut: 0 });
+    expect(await within(folder).findByText(
+      'No file is uploaded until the service accepts the client ID and secret: check them in Settings. Once they are right, the files go on their own.',
+    )).toBeTruthy();
+    expect(within(folder).getByText('New files saved in this folder are picked up and checked, then wait in the queue.')).toBeTruthy();
+    expect(within(folder).queryByText(/uploaded on their own/)).toBeNull();
+    expect(within(folder).queryByText(/message above/)).toBeNull();
+    expect(within(folder).getByRole('link', { name: 'Open Settings' }).getAttribute('href')).toBe('#/settings');
+    // Over (the service took the new credentials): the core's folder state no longer says the files are held.
+    bridge.emit('folder', watching);
+    expect(await within(folder).findByText('New files saved in this folder are uploaded on their own.')).toBeTruthy();
+    expect(within(folder).queryByText(/client ID and secret/)).toBeNull();
+    expect(within(folder).queryByRole('link', { name: 'Open Settings' })).toBeNull();
+  });
+
+  it('says new files wait while the client may not upload files, as the state the window opens with says, notice or not', async () => {
+    const bridge = createMemoryBridge({ folder: { ...watching, held: 'scope' } });
+    bridge.override('notices.list', () => ({
+      run: 'memory', version: 1, leftOut: 0,
+      items: [{ level: 'error', until: 'scope-given', id: 1, run: 'memory', at: Date.now(), message: 'the client is not allowed to upload files: …' }],
+    }));
+    renderScreen(<LiveQueue />, bridge);
+    const folder = await screen.findByRole('region', { name: 'Watched folder' });
+    expect(await within(folder).findByText(/^No file is uploaded until the service allows this client to upload files: the message above says/)).toBeTruthy();
+    expect(within(folder).getByText('New files saved in this folder are picked up and checked, then wait in the queue.')).toBeTruthy();
+    expect(within(folder).queryByText(/uploaded on their own/)).toBeNull();
+    // Dismissed, the notice no longer says what to do: the header does, and still promises no upload.
+    bridge.emit('noticesGone', { run: 'memory', version: 2, ids: [1], leftOut: 0 });
+    expect(await within(folder).findByText(
+      'No file is uploaded until the service allows this client to upload files: ask your service provider to give it the '
+        + 'permission to upload files, then press Retry now on a file in the queue.',
+    )).toBeTruthy();
+    expect(within(folder).getByText('New files saved in this folder are picked up and checked, then wait in the queue.')).toBeTruthy();
+    expect(within(folder).queryByText(/uploaded on their own/)).toBeNull();
+  });
+
+  it('says why nothing goes while paused with no usable service, not that files on their way finish', async () => {
+    const bridge = createMemoryBridge({ folder: { folder: '/data/exports', state: 'paused', noService: { profile: 'local', reason: 'builtInServerStopped' } } });
+    renderScreen(<LiveQueue />, bridge);
+    const folder = await screen.findByRole('region', { name: 'Watched folder' });
+    expect(await within(folder).findByText(/^The test server built into this app is stopped, so files saved in this folder are not picked up/)).toBeTruthy();
+    expect(within(folder).getByRole('link', { name: 'Open Local server' }).getAttribute('href')).toBe('#/local-server');
+    expect(within(folder).queryByText(/files already on their way finish/)).toBeNull();
+    expect(within(folder).getByRole('button', { name: 'Resume' })).toBeTruthy();
+  });
+
   it('tells a new user what to do when nothing is waiting', async () => {
     renderScreen(<LiveQueue />, createMemoryBridge({ folder: watching }));
     expect(await screen.findByRole('heading', { name: 'Nothing waiting' })).toBeTruthy();
     expect(screen.getByText(/Save an export into the watched folder/)).toBeTruthy();
+  });
+
+  it('says the queue cannot be shown when it never could be read, and that the list shown is behind when a refresh fails', async () => {
+    const unreachable = () => {
+      throw new BridgeError({ name: 'BridgeTransportError', code: 'internal', message: "the app's engine cannot be reached" });
+    };
+    const never = createMemoryBridge({ folder: watching });
+    never.override('jobs.query', unreachable);
+    const first = renderScreen(<LiveQueue />, never);
+    expect(within(await screen.findByRole('alert')).getByText('The queue cannot be shown')).toBeTruthy();
+    first.unmount();
+
+    const job = makeJob({ name: 'census-read.csv', state: 'waiting', resumeState: 'granting', attempts: 1, lastError: 'the service cannot be reached' });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
+    renderScreen(<LiveQueue />, bridge);
+    await screen.findByText('census-read.csv');
+    bridge.override('jobs.query', unreachable);
+    // A folder state refetches the queue; the engine is gone by then.
+    bridge.emit('folder', watching);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('The queue could not be brought up to date: the list below is as it was when last read')).toBeTruthy();
+    expect(within(alert).queryByText('The queue cannot be shown')).toBeNull();
+    expect(screen.getByText('census-read.csv')).toBeTruthy();
   });
 
   it('says "Nothing in the queue" when no folder is chosen yet, not that a file saved there would appear', async () => {

@@ -47,7 +47,7 @@ export function QueueScreen() {
       <FolderHeader />
       {/* Always there, so the list below knows when a message here moves it (useWindowList watches what is above). */}
       <div>{retryFailure && <RetryFailedNotice failure={retryFailure} onClose={() => setRetryFailure(undefined)} />}</div>
-      {queue.error && <ErrorAlert error={queue.error} title={t.loadError} />}
+      {queue.error && <ErrorAlert error={queue.error} title={queue.data ? t.refreshError : t.loadError} />}
       {/* Always there too: files that wait in the folder, beside a queue that is not empty. */}
       <div>{items.length > 0 && untaken > 0 && <Text mb="xs">{t.untaken.also(untaken)}</Text>}</div>
       {queue.data && items.length === 0 && (notWatched

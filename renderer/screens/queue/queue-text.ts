@@ -19,6 +19,31 @@ export const queueText = {
       unreadable: 'Your user account may not open this folder, so no file in it can be found. Ask for read access to it, or choose another folder in Settings; the app carries on by itself once it can read it.',
       stopped: 'The folder is not being watched. Start watching to upload new files.',
     },
+    /**
+     * While files are held for a problem only the clerk (or the service provider) can end, as the core says with the
+     * folder's state (it holds them): the header must not promise uploads meanwhile. `help` as the state's help, with
+     * no promise of an upload in it; then what holds every file and where to put it right, pointing to the core's
+     * notice of it (`message`) while that is shown, and standing alone once the clerk dismissed it (`alone`).
+     */
+    held: {
+      help: {
+        watching: 'New files saved in this folder are picked up and checked, then wait in the queue.',
+        paused: 'Paused: new files saved in this folder wait until you resume.',
+        stopped: 'The folder is not being watched: start watching to pick up new files.',
+      },
+      credentials: {
+        message: 'No file is uploaded until the service accepts the client ID and secret: check them in Settings. '
+          + 'The message above says what the service answered and what to change; the files then go on their own.',
+        alone: 'No file is uploaded until the service accepts the client ID and secret: check them in Settings. '
+          + 'Once they are right, the files go on their own.',
+      },
+      scope: {
+        message: 'No file is uploaded until the service allows this client to upload files: the message above says what '
+          + 'to ask your service provider for, and what to do then.',
+        alone: 'No file is uploaded until the service allows this client to upload files: ask your service provider to '
+          + 'give it the permission to upload files, then press Retry now on a file in the queue.',
+      },
+    },
     noAddress: (environment: string) => `No service address is set for ${environment}, so files saved in this folder `
       + `are not picked up. Set it in Settings (${environment}, Base URL).`,
     builtInServerStopped: 'The test server built into this app is stopped, so files saved in this folder are not picked '
@@ -110,4 +135,6 @@ export const queueText = {
   },
   dismiss: 'Dismiss',
   loadError: 'The queue cannot be shown',
+  /** A refresh that failed while the list from before is still on screen: the list stays, and may be behind. */
+  refreshError: 'The queue could not be brought up to date: the list below is as it was when last read',
 };

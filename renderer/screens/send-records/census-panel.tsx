@@ -15,12 +15,14 @@ const optional = FIELDS.census.filter((f) => !f.required);
 
 function PersonCard({ batch, index, id }: { batch: BatchForm; index: number; id: string }) {
   const errors = batch.fieldProblems(index);
+  const notes = batch.fieldNotes(index);
   const field = (spec: RecordFieldInputProps['spec']) => (
     <RecordFieldInput
       key={spec.name}
       spec={spec}
       registration={batch.register(`rows.${index}.${spec.name}`)}
       error={errors[spec.name]}
+      note={notes[spec.name]}
     />
   );
   const problems = batch.recordProblems[index] ?? [];

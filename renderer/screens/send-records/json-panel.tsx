@@ -9,6 +9,9 @@ import { sendRecordsText } from './send-records-text';
 
 const t = sendRecordsText.json;
 
+/** Where the pasted JSON is kept in the screen's memory (text in it counts as not sent: unsent-rows.ts). */
+export const JSON_TEXT_KEY = 'json:text';
+
 /** Why the last try to load did not put the records in the form, and whether it was the chosen file or the pasted text. */
 type LoadProblems = { from: 'file' | 'text'; list: string[] };
 
@@ -18,7 +21,7 @@ const NONE: LoadProblems = { from: 'text', list: [] };
 export function JsonPanel({ onLoad }: { onLoad: (kind: RecordKind, rows: FormRow[]) => string | undefined }) {
   // Kept while the app runs (screen-memory.ts): pasted JSON is not lost by a visit to another screen.
   const [kind, setKind] = useKeptState<RecordKind>('json:kind', 'census');
-  const [text, setText] = useKeptState('json:text', '');
+  const [text, setText] = useKeptState(JSON_TEXT_KEY, '');
   const [file, setFile] = useKeptState<File | null>('json:file', null);
   const [problems, setProblems] = useKeptState<LoadProblems>('json:problems', NONE);
 

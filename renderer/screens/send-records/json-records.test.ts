@@ -101,4 +101,14 @@ describe('rowsOfJson', () => {
     expect(rowsOfJson('receipt', '[]').problems).toEqual(['The list holds no records.']);
     expect(rowsOfJson('receipt', JSON.stringify(Array.from({ length: MAX_FORM_RECORDS + 1 }, () => ({})))).problems[0]).toMatch(/at most 500/);
   });
+
+  it('refuses a number JSON.parse would round, in the words the service refuses it with, and loads nothing', () => {
+    const record = (extra: string) => `{"lastName":"Smith","firstName":"Anna","employeeRegistration":"E-1","hireDate":"2026-01-05","employeeStatus":"ACTIVE",${extra}}`;
+    expect(rowsOfJson('census', `[${record('"grossAnnualSalary":12.3400000000000000001')}]`)).toEqual({
+      rows: [],
+      problems: ['The service would refuse this JSON as written: [0].grossAnnualSalary: the number 12.3400000000000000001 cannot be held exactly (it would be read as 12.34); send at most 15 significant digits.'],
+    });
+    expect(rowsOfJson('census', `[${record('"periodsPerYear":26')}, ${record('"periodsPerYear":26.0000000000000001')}]`).problems)
+      .toEqual(['The service would refuse this JSON as written: [1].periodsPerYear: the number 26.0000000000000001 cannot be held exactly (it would be read as 26); send at most 15 significant digits.']);
+  });
 });

@@ -4,7 +4,7 @@
  * given (a number in quotes, a day-first date, a choice in words) is named rather than rewritten.
  */
 import type { RecordKind } from '../../../shared';
-import { LIMITS, cellValue, isRealDate, recordSchemas } from '../../../shared';
+import { LIMITS, cellValue, inexactNumberProblem, isRealDate, recordSchemas } from '../../../shared';
 import { unrealDate } from './cell-values';
 import type { FieldSpec, FormRow } from './record-fields';
 import { FIELDS, MAX_FORM_RECORDS, emptyRow } from './record-fields';
@@ -92,6 +92,10 @@ export function rowsOfJson(kind: RecordKind, text: string): JsonRowsResult {
   } catch (error) {
     return { rows: [], problems: [c.notJson((error as Error).message)] };
   }
+  // JSON.parse has rounded 12.3400000000000000001 to 12.34: the form would show and send 12.34, a number the service
+  // refuses as written (400). Said in the service's words, naming the record and field by their place in the JSON.
+  const inexact = inexactNumberProblem(text);
+  if (inexact) return { rows: [], problems: [c.inexactNumber(inexact)] };
   if (!Array.isArray(parsed)) return { rows: [], problems: [c.notArray] };
   if (parsed.length === 0) return { rows: [], problems: [c.emptyArray] };
   if (parsed.length > MAX_FORM_RECORDS) return { rows: [], problems: [c.tooMany(parsed.length, MAX_FORM_RECORDS)] };

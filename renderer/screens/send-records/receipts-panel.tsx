@@ -44,6 +44,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
               {batch.rows.fields.map((row, index) => {
                 const rowId = `${gridId}-row-${index}`;
                 const errors = batch.fieldProblems(index);
+                const notes = batch.fieldNotes(index);
                 const problems = batch.recordProblems[index] ?? [];
                 return [
                   <Table.Tr key={row.id}>
@@ -56,6 +57,7 @@ export function ReceiptsPanel({ batch }: { batch: BatchForm }) {
                           spec={c}
                           registration={batch.register(`rows.${index}.${c.name}`)}
                           error={errors[c.name]}
+                          note={notes[c.name]}
                           labelledBy={`${colId(c.name)} ${rowId}`}
                         />
                       </Table.Td>

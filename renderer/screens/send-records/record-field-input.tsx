@@ -20,6 +20,8 @@ export type RecordFieldInputProps = {
   /** `onPaste`: a date input reads one pasted value itself (`use-batch-form.ts`). */
   registration: UseFormRegisterReturn & { onPaste?: (event: ClipboardEvent<HTMLElement>) => void };
   error?: string | undefined;
+  /** How a pasted value was read (a date that could be read two ways): shown under the input, in a grid too. */
+  note?: string | undefined;
   /**
    * Inside a grid the column header is the visible label: its id (and the row's) name the input. The column header
    * shows the hint too; the input keeps it as its description, unseen, so a screen reader still reads it.
@@ -27,15 +29,18 @@ export type RecordFieldInputProps = {
   labelledBy?: string;
 };
 
-export function RecordFieldInput({ spec, registration, error, labelledBy }: RecordFieldInputProps) {
+export function RecordFieldInput({ spec, registration, error, note, labelledBy }: RecordFieldInputProps) {
   const inGrid = labelledBy !== undefined;
+  // A note is about this input's value, so it is drawn under it even in a grid, where the hint is not.
+  const hiddenHint = spec.hint !== undefined && inGrid && note === undefined;
   const common = {
     ...registration,
     required: spec.required,
     error: error && `${spec.label} ${error}`,
     ...(inGrid ? { 'aria-labelledby': labelledBy } : { label: spec.label }),
-    ...(spec.hint ? { description: spec.hint } : {}),
-    ...(spec.hint && inGrid ? { descriptionProps: { style: VISUALLY_HIDDEN }, inputWrapperOrder: GRID_ORDER } : {}),
+    ...(note ?? spec.hint ? { description: note ?? spec.hint } : {}),
+    ...(inGrid && (note ?? spec.hint) ? { inputWrapperOrder: GRID_ORDER } : {}),
+    ...(hiddenHint ? { descriptionProps: { style: VISUALLY_HIDDEN } } : {}),
   };
   if (spec.input === 'select') {
     const first = { value: '', label: spec.required ? t.choose : t.notGiven };

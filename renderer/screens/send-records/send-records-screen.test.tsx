@@ -265,6 +265,23 @@ describe('SendRecordsScreen: new hires', () => {
     await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Open Settings');
   });
+
+  it('says the batch was not sent when the core refused it before sending (the built-in server stopped), not that it may have arrived', async () => {
+    const bridge = createMemoryBridge();
+    // What the core answers while the Local environment names its own server and that server is stopped (a 409).
+    const stopped = 'The built-in local test server is stopped: start it on the Local server screen (files wait for it), or choose another environment in Settings';
+    bridge.override('batches.send', () => { throw new BridgeError({ name: 'ConflictError', code: 'conflict', message: stopped }); });
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    await fillRequired(user, 1, { lastName: 'Smith', firstName: 'A', employeeRegistration: 'E-1', hireDate: '2026-01-05', status: 'Active' });
+    await user.click(screen.getByRole('button', { name: 'Send 1 person' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The batch was not sent');
+    expect(alert.textContent).toContain(stopped);
+    expect(alert.textContent).toContain('Nothing was imported. Your records are still in the form.');
+    expect(screen.queryByText(/may have reached the service|import them twice/)).toBeNull();
+    expect(within(person(1)).getByLabelText<HTMLInputElement>(/^Last name/).value).toBe('Smith');
+  });
 });
 
 describe('SendRecordsScreen: drafts kept while the app runs', () => {
@@ -429,6 +446,29 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
     ]);
   });
 
+  it('reads pasted day-first dates day first, shows under the field how a date that reads two ways was read, and sends that date', async () => {
+    const { bridge, sent } = bridgeThatAccepts();
+    renderScreen(<SendRecordsScreen />, bridge);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+    const form = screen.getByRole('form', { name: 'Receipts' });
+    within(form).getByRole('textbox', { name: 'Last name Receipt 1' }).focus();
+    await user.paste('Smith\tAnna\t123-45-6789\tE-1\t05/03/2026\t10\nLee\tBo\t987-65-4321\tE-2\t31/03/2026\t20');
+    const date = (row: number) => within(form).getByLabelText<HTMLInputElement>(`Payment date Receipt ${row}`);
+    expect([date(1).value, date(2).value]).toEqual(['2026-03-05', '2026-03-31']);
+    const note = '"05/03/2026" was read as 5 March 2026 (day first, as 31/03/2026 in the same column shows). If it is 3 May 2026, correct the date.';
+    expect(within(form).getByText(note)).toBeTruthy();
+    expect(describedBy(date(1))).toContain(note);
+    expect(describedBy(date(2))).not.toContain('was read as');
+
+    // Changed by the clerk, the field holds another date: the note speaks of it no more.
+    fireEvent.change(date(1), { target: { value: '2026-05-03' } });
+    expect(within(form).queryByText(note)).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Send 2 receipts' }));
+    expect(await within(form).findByText(/The service received 2 records/)).toBeTruthy();
+    expect(sent[0]?.records.map((r) => (r as { paymentDate: string }).paymentDate)).toEqual(['2026-05-03', '2026-03-31']);
+  });
+
   it('takes rows pasted straight into a cell of the grid', async () => {
     renderScreen(<SendRecordsScreen />);
     const user = userEvent.setup();
@@ -481,7 +521,7 @@ describe('SendRecordsScreen: termination, receipts and JSON', () => {
     await user.paste('Smith\tAnna\t123-45-6789\tE-1\t2026-03-15\t10\nLee\tBo\t987-65-4321\tE-2\t31/04/2026\t20');
     expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'Last name Receipt 1' }).value).toBe('Smith');
     expect(within(form).queryByRole('textbox', { name: 'Last name Receipt 2' })).toBeNull();
-    expect(within(form).getByRole('alert').textContent).toContain('Row 2, Payment date: "31/04/2026" is not a real date: there is no month 31');
+    expect(within(form).getByRole('alert').textContent).toContain('Row 2, Payment date: "31/04/2026" is not a real date: April 2026 has 30 days');
     expect(within(form).getByLabelText<HTMLTextAreaElement>('Rows copied from a spreadsheet').value).toBe('Lee\tBo\t987-65-4321\tE-2\t31/04/2026\t20');
   });
 

@@ -145,7 +145,7 @@ export const sendRecordsText = {
   /** Browser mode: the drafts live only as long as the page, so a reload asks first (unsent-rows.ts). */
   unsent: {
     reloadTitle: 'Reload and lose the rows not sent?',
-    reload: (n: number) => `Send records holds ${n === 1 ? '1 row' : `${n} rows`} not sent yet. They are kept only while `
+    reload: (n: number) => `Send records holds ${n === 1 ? '1 row' : `${n} rows`} not sent yet (in its forms, or in its boxes for pasted rows and JSON). They are kept only while `
       + 'this page is open: reloading it throws them away. If the background service comes back as it was, the page '
       + 'reconnects by itself and you can send them then. If Payroll Uploader was stopped and started again, this page '
       + 'stays signed out and cannot send them: note them before you reload.',
@@ -157,13 +157,25 @@ export const sendRecordsText = {
   sendMore: 'Send more records',
   /** The paste and JSON checks. */
   check: {
-    notADate: (value: string) => `"${value}" is not a date; write it as YYYY-MM-DD (2026-03-15) or MM/DD/YYYY (03/15/2026)`,
+    notADate: (value: string) => `"${value}" is not a date; write it as YYYY-MM-DD (2026-03-15) or with slashes (15/03/2026 or 03/15/2026)`,
+    dateInWords: (year: number, month: number, day: number) => `${day} ${MONTHS[month - 1] ?? month} ${year}`,
+    /**
+     * A slash date that could be read either way (05/03/2026), and how it was: `read` and `other` in words, `shownBy`
+     * a date of the same column whose order is plain (31/03/2026), else the order is the browser's.
+     */
+    readAs: (value: string, read: string, other: string, order: 'day-first' | 'month-first', shownBy?: string) =>
+      `"${value}" was read as ${read} (${order === 'day-first' ? 'day' : 'month'} first, ${shownBy
+        ? `as ${shownBy} in the same column shows`
+        : 'the way this browser writes dates'}). If it is ${other}, correct the date.`,
+    /** A pasted column with dates written day first and month first: which ones are turned around cannot be told. */
+    mixedDateOrders: (value: string, dayFirst: string, monthFirst: string) =>
+      `"${value}" was not read: this column has dates with the day first (${dayFirst}) and with the month first `
+      + `(${monthFirst}), so which is which cannot be told. Write all its dates one way, or as YYYY-MM-DD (2026-03-15), then add the rows again`,
     /** Written like a date, but no such day exists: `why` is one of the reasons below. */
     noSuchDate: (value: string, why: string) => `"${value}" is not a real date: ${why}`,
     monthHasDays: (month: number, year: number, days: number) => `${MONTHS[month - 1] ?? month} ${year} has ${days} days`,
     noMonth: (month: number) => `there is no month ${month}`,
     noDayZero: 'there is no day 0',
-    monthFirst: ' (with slashes, the month comes first: MM/DD/YYYY)',
     /** A date input of the form holding a day that does not exist (30 February) or only part of a date. */
     notARealDate: 'is not a real date: there is no such day in that month, or part of the date is missing. Check the day, month and year.',
     /** The same, found when the clerk left the screen: the browser gives no value to keep, so the field is empty. */
@@ -176,6 +188,8 @@ export const sendRecordsText = {
     tooManyCells: (n: number, max: number) => `has ${n} cells, but there are only ${max} columns`,
     noRows: 'No rows were found in the pasted text.',
     notJson: (why: string) => `This is not valid JSON (${why}).`,
+    /** `why`: the service's own words for a number it cannot hold exactly (shared/inexact-numbers.ts), naming its place. */
+    inexactNumber: (why: string) => `The service would refuse this JSON as written: ${why}.`,
     notArray: 'The JSON must be a list of records: [ { … }, { … } ].',
     emptyArray: 'The list holds no records.',
     notObject: 'is not a record (it must be { … })',
@@ -215,7 +229,10 @@ export const sendRecordsText = {
     typedMoney: 'is not a number as written: use a point for cents, not a comma, and no thousands separator, spaces or $ sign, like 1234.56',
     typedWhole: 'is not a number as written: write a whole number with digits only, like 26',
     typedHours: 'is not a number as written: use digits, with a point for part of an hour (not a comma), like 37.5',
-    /** A date input holding a year of more or fewer than 4 digits (the year 26 typed as 0026, or 202612). */
+    /**
+     * A date input holding a year of more or fewer than 4 digits (the year 26 typed as 0026, or 202612), or one
+     * below 1000 (202 typed for 2026, which the input pads to 0202: the clerk typed 3 digits).
+     */
     typedYear: (year: string) => `has the year ${year}: check the year, it is written with 4 digits (like 2026)`,
     /** A single value pasted into a date input that the spreadsheet-paste parser cannot read: `why` says what it is. */
     pasteNotRead: (why: string) => `was not pasted: ${why}`,

@@ -13,6 +13,7 @@
  */
 import { Alert, Button, Group, List, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useRef, type ClipboardEvent } from 'react';
+import type { RecordKind } from '../../../shared';
 import { FIELDS } from './record-fields';
 import { useKeptState } from './screen-memory';
 import { sendRecordsText } from './send-records-text';
@@ -21,7 +22,7 @@ import type { BatchForm } from './use-batch-form';
 
 const t = sendRecordsText.paste;
 
-type PasteState = {
+export type PasteState = {
   /** The box is open, and what it holds. */
   boxOpen: boolean;
   text: string;
@@ -38,10 +39,13 @@ type PasteState = {
 
 const CLOSED: PasteState = { boxOpen: false, text: '', empty: false, problems: [] };
 
+/** Where the paste box of a form of `kind` is kept in the screen's memory (rows in it count as not sent: unsent-rows.ts). */
+export const pasteMemoryKey = (kind: RecordKind) => `paste:${kind}`;
+
 export function usePastedRows(batch: BatchForm) {
   const { kind } = batch;
   // Kept while the app runs (screen-memory.ts), like the form: rows left to correct survive a visit to another screen.
-  const [state, setState] = useKeptState<PasteState>(`paste:${kind}`, CLOSED);
+  const [state, setState] = useKeptState<PasteState>(pasteMemoryKey(kind), CLOSED);
   const holdsRows = state.text.trim() !== '';
 
   // The button and the box take each other's place: the one pressed leaves the page, so the focus is put on the
@@ -63,7 +67,7 @@ export function usePastedRows(batch: BatchForm) {
   const take = (text: string) => {
     const result = rowsOfPaste(kind, text);
     if (result.rows.length > 0) {
-      const added = batch.addRows(result.rows, 'paste');
+      const added = batch.addRows(result.rows, 'paste', result.notes);
       if (!added.added) {
         setState({ boxOpen: true, text, empty: false, problems: [added.problem], whole: true });
         return;

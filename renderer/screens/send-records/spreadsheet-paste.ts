@@ -4,7 +4,7 @@
  * without one, the columns are in the CSV template's order.
  */
 import type { RecordKind } from '../../../shared';
-import { checkCell, fieldOfHeader } from './cell-values';
+import { checkCell, columnDateReading, fieldOfHeader, isSlashDate, localeDateOrder, type DateOrder } from './cell-values';
 import type { FieldSpec, FormRow } from './record-fields';
 import { FIELDS, emptyRow } from './record-fields';
 import { sendRecordsText } from './send-records-text';
@@ -57,6 +57,19 @@ export function joinTabSeparated(rows: string[][]): string {
   return rows.map((cells) => cells.map(cell).join('\t')).join('\n');
 }
 
+/** A first row that names known columns (at least half of its filled cells) is a header. */
+function isHeaderRow(specs: readonly FieldSpec[], first: string[]): boolean {
+  const filled = first.filter((cell) => cell.trim() !== '');
+  const hits = first.filter((cell) => fieldOfHeader(specs, cell)).length;
+  return hits > 0 && hits * 2 >= filled.length;
+}
+
+/** How many rows of records `text` holds as a paste would read it (its header row, if any, aside). */
+export function pastedRowCount(kind: RecordKind, text: string): number {
+  const lines = splitTabSeparated(text);
+  return lines.length > 0 && isHeaderRow(FIELDS[kind], lines[0]!) ? lines.length - 1 : lines.length;
+}
+
 export type PasteResult = {
   /** The rows the form can take. */
   rows: FormRow[];
@@ -67,26 +80,29 @@ export type PasteResult = {
    * (when there was one), or the whole paste when its header is wrong; '' when everything was taken.
    */
   left: string;
+  /** How dates that could be read two ways were read, by row (of `rows`) and field, to be shown on those fields. */
+  notes: CellNote[];
 };
+
+/** A note for the clerk about how a cell was read: row `row` of the rows taken, field `field`. */
+export type CellNote = { row: number; field: string; note: string };
 
 /**
  * The good rows are taken and the bad ones are left, so a bad cell never costs the clerk the rest of the paste and
  * the bad rows themselves are not lost either.
  */
-export function rowsOfPaste(kind: RecordKind, text: string): PasteResult {
+export function rowsOfPaste(kind: RecordKind, text: string, dateOrder: DateOrder = localeDateOrder()): PasteResult {
   const specs = FIELDS[kind];
   const lines = splitTabSeparated(text);
-  if (lines.length === 0) return { rows: [], problems: [c.noRows], left: '' };
-  const refused = (problem: string): PasteResult => ({ rows: [], problems: [problem], left: text });
+  if (lines.length === 0) return { rows: [], problems: [c.noRows], left: '', notes: [] };
+  const refused = (problem: string): PasteResult => ({ rows: [], problems: [problem], left: text, notes: [] });
 
   const first = lines[0]!;
   const named = first.map((cell) => fieldOfHeader(specs, cell));
-  const filled = first.filter((cell) => cell.trim() !== '');
-  const hits = named.filter(Boolean).length;
   let columns: (FieldSpec | undefined)[] = [...specs];
   let body = lines;
   let firstLine = 1;
-  if (hits > 0 && hits * 2 >= filled.length) {
+  if (isHeaderRow(specs, first)) {
     const unknown = first.filter((cell, i) => cell.trim() !== '' && !named[i]);
     if (unknown.length) return refused(c.unknownColumns(unknown));
     const names = named.filter((s): s is FieldSpec => s !== undefined).map((s) => s.label);
@@ -98,9 +114,13 @@ export function rowsOfPaste(kind: RecordKind, text: string): PasteResult {
     if (body.length === 0) return refused(c.noRows);
   }
 
+  // Each date column is read one way: the way its dates with a part above 12 show, within this paste.
+  const readings = columns.map((spec, i) => (spec?.input === 'date' ? columnDateReading(body.map((cells) => cells[i] ?? ''), dateOrder) : undefined));
+
   const rows: FormRow[] = [];
   const problems: string[] = [];
   const left: string[][] = [];
+  const notes: CellNote[] = [];
   body.forEach((cells, n) => {
     const where = c.row(n + firstLine);
     const used = cells.length - [...cells].reverse().findIndex((v) => v.trim() !== '');
@@ -110,19 +130,29 @@ export function rowsOfPaste(kind: RecordKind, text: string): PasteResult {
       return;
     }
     const row = emptyRow(kind);
+    const rowNotes: CellNote[] = [];
     let bad = false;
     cells.forEach((raw, i) => {
       const spec = columns[i];
       if (!spec) return;
-      const checked = checkCell(spec, raw);
+      const reading = readings[i];
+      const checked = reading && 'problem' in reading
+        ? (isSlashDate(raw) ? { problem: reading.problem(raw.trim()) } : checkCell(spec, raw))
+        : checkCell(spec, raw, reading);
       if ('problem' in checked) {
         problems.push(sendRecordsText.recordProblem(`${where}, ${spec.label}`, checked.problem));
         bad = true;
-      } else row[spec.name] = checked.value;
+        return;
+      }
+      row[spec.name] = checked.value;
+      if (checked.note) rowNotes.push({ row: rows.length, field: spec.name, note: checked.note });
     });
     if (bad) left.push(cells);
-    else rows.push(row);
+    else {
+      rows.push(row);
+      notes.push(...rowNotes);
+    }
   });
   const header = firstLine === 2 ? [first] : [];
-  return { rows, problems, left: left.length ? joinTabSeparated([...header, ...left]) : '' };
+  return { rows, problems, left: left.length ? joinTabSeparated([...header, ...left]) : '', notes };
 }

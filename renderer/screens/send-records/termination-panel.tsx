@@ -13,6 +13,7 @@ const fields = SHOWN.map((name) => FIELDS.census.find((f) => f.name === name)!);
 
 export function TerminationPanel({ batch }: { batch: BatchForm }) {
   const errors = batch.fieldProblems(0);
+  const notes = batch.fieldNotes(0);
   return (
     <form noValidate onSubmit={(e) => void batch.submit(e)} aria-label={t.tabs.termination}>
       <Stack gap="md" maw={720}>
@@ -21,7 +22,8 @@ export function TerminationPanel({ batch }: { batch: BatchForm }) {
         <FormProblems batch={batch} rowName={() => t.termination.who} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
           {fields.map((spec) => (
-            <RecordFieldInput key={spec.name} spec={spec} registration={batch.register(`rows.0.${spec.name}`)} error={errors[spec.name]} />
+            <RecordFieldInput key={spec.name} spec={spec} registration={batch.register(`rows.0.${spec.name}`)}
+              error={errors[spec.name]} note={notes[spec.name]} />
           ))}
         </SimpleGrid>
         <Text size="sm">{t.termination.statusNote}</Text>

@@ -30,8 +30,18 @@ export function typedValueProblem(spec: FieldSpec, text: string): string | undef
   }
   if (spec.input === 'date') {
     // A year the schema refuses (it takes 0100 to 9999): the date input took a 2-digit year as 0026, or 6 digits.
+    // A year from 100 to 999 the schema takes, but no payroll date has one: it is a year typed short (Chromium pads
+    // 202 to 0202), and would be sent as it shows, so it is called out too (`typedValueSlip`).
     const year = DATE_VALUE.exec(value)?.[1];
-    if (year !== undefined && (year.length !== 4 || Number(year) < 100)) return c.typedYear(year);
+    if (year !== undefined && (year.length !== 4 || Number(year) < 1000)) return c.typedYear(year);
   }
   return undefined;
+}
+
+/**
+ * Why a value the record's rules take is still surely not what the clerk meant: a date input's year below 1000
+ * (0202, typed as 202). Undefined for any other field or value.
+ */
+export function typedValueSlip(spec: FieldSpec, text: string): string | undefined {
+  return spec.input === 'date' ? typedValueProblem(spec, text) : undefined;
 }

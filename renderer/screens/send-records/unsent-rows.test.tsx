@@ -83,4 +83,32 @@ describe('rows not sent, in browser mode', () => {
     expect(await screen.findByText(/The service received 1 record/)).toBeTruthy();
     expect(browserWouldAsk()).toBe(false);
   });
+
+  it('asks too while rows wait in a paste box, or JSON is in the JSON box, though no form holds a row', async () => {
+    renderScreen(<Frame />, acceptingBridge());
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Send records' });
+    await user.click(screen.getByRole('tab', { name: 'Receipts' }));
+
+    // A bad row left in the box, "so nothing is lost": the good one went to the form, and is sent.
+    within(receipts()).getByRole('textbox', { name: 'Last name Receipt 1' }).focus();
+    await user.paste('Smith\tAnna\t123-45-6789\tE-1\t2026-03-15\t10\nLee\tBo\t987-65-4321\tE-2\t2026-02-30\t20');
+    expect(within(receipts()).getByLabelText<HTMLTextAreaElement>('Rows copied from a spreadsheet').value).toContain('Lee');
+    await user.click(within(receipts()).getByRole('button', { name: 'Send 1 receipt' }));
+    expect(await within(receipts()).findByText(/The service received 1 record/)).toBeTruthy();
+    expect(browserWouldAsk()).toBe(true);
+    // Put aside with Cancel, the rows are still in the box.
+    await user.click(within(receipts()).getByRole('button', { name: 'Cancel' }));
+    expect(browserWouldAsk()).toBe(true);
+    await user.click(within(receipts()).getByRole('button', { name: 'Paste from a spreadsheet' }));
+    fireEvent.change(within(receipts()).getByLabelText('Rows copied from a spreadsheet'), { target: { value: '' } });
+    expect(browserWouldAsk()).toBe(false);
+
+    // Text in the JSON box, read or not yet.
+    await user.click(screen.getByRole('tab', { name: 'JSON file' }));
+    fireEvent.change(screen.getByLabelText('Or paste JSON here'), { target: { value: '[{"lastName": "Kim"' } });
+    expect(browserWouldAsk()).toBe(true);
+    fireEvent.change(screen.getByLabelText('Or paste JSON here'), { target: { value: '' } });
+    expect(browserWouldAsk()).toBe(false);
+  });
 });

@@ -21,8 +21,10 @@ import { z } from 'zod';
 import type { RecordKind } from '../../../shared';
 import { recordSchemas } from '../../../shared';
 import { BridgeError, type BatchProblem } from '../../../shared/bridge';
+import { errorHint } from '../../components/error-alert';
 import { useSendBatch } from '../../data/send-records-queries';
 import { checkCell } from './cell-values';
+import type { CellNote } from './spreadsheet-paste';
 import type { FieldSpec, FormRow } from './record-fields';
 import { FIELDS, MAX_FORM_RECORDS, emptyRow, isEmptyRow, recordOfRow } from './record-fields';
 import { problemLine } from './problem-words';
@@ -30,7 +32,7 @@ import { useRemovalFocus } from './removal-focus';
 import { Kept, useKept, useScreenMemory } from './screen-memory';
 import { NO_MARKS, editedMarks, movedMarks, serviceMarks, shownMarks, type ServiceMarks } from './service-marks';
 import { sendRecordsText } from './send-records-text';
-import { typedValueProblem } from './typed-values';
+import { typedValueProblem, typedValueSlip } from './typed-values';
 
 export type BatchFormValues = { rows: FormRow[] };
 type BatchFormOutput = { rows: Record<string, unknown>[] };
@@ -88,9 +90,23 @@ type PanelState = {
    * "2 rows added. Check them, then send." goes with the rows, when the draft is sent, started over or sent again.
    */
   added?: AddedRows;
+  /**
+   * How pasted dates that could be read two ways (05/03/2026) were read, shown under their fields until the clerk
+   * changes the field, the row goes, or the draft is sent or started over.
+   */
+  notes: CellNote[];
 };
 
-const FRESH: PanelState = { marks: NO_MARKS, sending: false };
+const FRESH: PanelState = { marks: NO_MARKS, sending: false, notes: [] };
+
+/** The notes once rows moved: `to` gives a row's new index, or null when it went. */
+function movedNotes(notes: CellNote[], to: (row: number) => number | null): CellNote[] {
+  if (notes.length === 0) return notes;
+  return notes.flatMap((n) => {
+    const row = to(n.row);
+    return row === null ? [] : [{ ...n, row }];
+  });
+}
 
 /** The error type of a date input that held a day that does not exist when the screen was left. */
 const UNKEPT_DATE = 'date-not-kept';
@@ -98,6 +114,17 @@ const UNKEPT_DATE = 'date-not-kept';
 const PASTE_NOT_READ = 'paste-not-read';
 /** Errors the screen sets, not the check: they go as soon as the clerk types into the field. */
 const SCREEN_ERRORS = new Set([UNKEPT_DATE, PASTE_NOT_READ]);
+
+/**
+ * Whether a failed `batches.send` surely sent nothing. Once the core has sent the records, it answers with the batch
+ * and its fate (`result.batch.state`, which is `unknown` when the service may hold them: the core's isOutcomeUnknown),
+ * never with an error; so an error the core answered with was raised before anything went out (no connection set up,
+ * the built-in server stopped, the keychain locked…). Only `internal` leaves the fate unknown: the core's answer never
+ * came (the connection to it broke, its engine failed) or it failed in a way it could not name.
+ */
+function refusedBeforeSending(error: unknown): error is BridgeError {
+  return error instanceof BridgeError && error.code !== 'internal';
+}
 
 function formSchema(kind: RecordKind, fixed: Record<string, unknown>) {
   const record = z.preprocess((row) => ({ ...recordOfRow(kind, row as FormRow), ...fixed }), recordSchemas[kind]);
@@ -127,21 +154,26 @@ function withRealDates(resolver: Resolver<BatchFormValues, unknown, BatchFormOut
 
 /**
  * The schema words what the service is sent (a JSON value); what the clerk typed and the form could not read as a
- * value ("12,5" in Amount, the year 0026 in a date) is worded as typed, with what to write (`typed-values.ts`).
+ * value ("12,5" in Amount, the year 0026 in a date) is worded as typed, with what to write (`typed-values.ts`). A
+ * value the schema takes but that is surely a slip (the year 0202, typed as 202) is stopped the same way.
  */
 function withTypedValueWords(kind: RecordKind, resolver: Resolver<BatchFormValues, unknown, BatchFormOutput>): Resolver<BatchFormValues, unknown, BatchFormOutput> {
   return async (values, context, options) => {
     const result = await resolver(values, context, options);
-    if (!Array.isArray(result.errors.rows)) return result;
-    const rows = (result.errors.rows as (Record<string, object> | undefined)[]).map((errors, i) => {
-      if (!errors) return errors;
-      const row = values.rows[i] ?? {};
-      return Object.fromEntries(Object.entries(errors).map(([field, error]) => {
-        const spec = FIELDS[kind].find((f) => f.name === field);
-        const words = spec && typedValueProblem(spec, row[field] ?? '');
-        return [field, words ? { ...error, type: 'typed', message: words } : error];
+    const before = (Array.isArray(result.errors.rows) ? result.errors.rows : []) as (Record<string, object> | undefined)[];
+    let changed = false;
+    const rows = values.rows.map((row, i) => {
+      const errors = before[i];
+      const words = Object.fromEntries(FIELDS[kind].flatMap((spec) => {
+        const error = errors?.[spec.name];
+        const typed = error ? typedValueProblem(spec, row[spec.name] ?? '') : typedValueSlip(spec, row[spec.name] ?? '');
+        return typed ? [[spec.name, { ...error, type: 'typed', message: typed }]] : [];
       }));
+      if (Object.keys(words).length === 0) return errors;
+      changed = true;
+      return { ...errors, ...words };
     });
+    if (!changed) return result;
     return { values: {}, errors: { ...result.errors, rows } as FieldErrors<BatchFormValues> };
   };
 }
@@ -197,7 +229,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const rows = useFieldArray({ control: form.control, name: 'rows' });
   const send = useSendBatch();
   const removal = useRemovalFocus();
-  const { outcome, unconfirmed, marks, sending, added } = useKept(memory.state);
+  const { outcome, unconfirmed, marks, sending, added, notes } = useKept(memory.state);
   const update = (patch: Partial<PanelState>) => memory.state.set({ ...memory.state.get(), ...patch });
 
   const shown = shownMarks(kind, marks, rowName);
@@ -205,6 +237,9 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const fieldProblems = (index: number): Record<string, string> => ({ ...shown.fields[index], ...checkProblems(errors, index) });
   /** The service's marks about whole records, by row index. */
   const recordProblems = shown.records;
+  /** Row `index`'s notes by field: how a pasted date was read. */
+  const fieldNotes = (index: number): Record<string, string> =>
+    Object.fromEntries(notes.filter((n) => n.row === index).map((n) => [n.field, n.note]));
 
   /**
    * A date input holding a day that does not exist gives the form no value to keep, and the browser offers no way to
@@ -215,14 +250,19 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   /** The clerk changed a field: the service's marks about it go (`service-marks.ts`). */
   const edited = (name: string) => {
     const [, row, field] = name.split('.');
-    const { marks: before } = memory.state.get();
+    const { marks: before, notes: notesBefore } = memory.state.get();
     const after = editedMarks(kind, before, Number(row), field!);
     if (after !== before) update({ marks: after });
+    // A note says how a pasted value was read: once the clerk changes the field, it speaks of another value.
+    if (notesBefore.some((n) => n.row === Number(row) && n.field === field)) {
+      update({ notes: notesBefore.filter((n) => !(n.row === Number(row) && n.field === field)) });
+    }
   };
   /**
    * One value pasted into a date input: the browser's date input takes no pasted text (Chromium drops it silently),
-   * so it is read as a cell of a spreadsheet paste is (MM/DD/YYYY or YYYY-MM-DD) and put in; a value that cannot be
-   * read is said on the field instead of lost. A paste of several cells is rows, for the form's paste handler.
+   * so it is read as a cell of a spreadsheet paste is (YYYY-MM-DD, or with slashes: a date that could be read either
+   * way in the browser's order, with a note under the field that says how) and put in; a value that cannot be read
+   * is said on the field instead of lost. A paste of several cells is rows, for the form's paste handler.
    */
   const pasteDate = (name: `rows.${number}.${string}`, spec: FieldSpec, event: ClipboardEvent<HTMLElement>) => {
     const text = event.clipboardData.getData('text/plain');
@@ -235,6 +275,10 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
       return;
     }
     edited(name);
+    if (checked.note) {
+      const [, row, field] = name.split('.');
+      update({ notes: [...memory.state.get().notes, { row: Number(row), field: field!, note: checked.note }] });
+    }
     // Checked at once after a Send (as typing is, `reValidateMode`) or when the field is marked (its mark may no
     // longer hold); otherwise with the rest at Send.
     const shouldValidate = form.formState.isSubmitted || form.getFieldState(name).invalid;
@@ -290,7 +334,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
       if (result.ok) {
         // A clean form after a send: the same records are not sent twice by a second click.
         form.reset({ rows: [emptyRow(kind)] });
-        update({ outcome: { kind: 'sent', importId: result.importId, records: result.records }, unconfirmed: undefined });
+        update({ outcome: { kind: 'sent', importId: result.importId, records: result.records }, unconfirmed: undefined, notes: [] });
         return;
       }
       // The service may hold a batch whose outcome is unknown; problems naming records are a refusal of the records;
@@ -301,9 +345,9 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
         update({ outcome: { kind: 'refused', general: applyProblems(result.problems, values.rows.length) } });
       } else update({ outcome: { kind: 'failed', messages } });
     } catch (error) {
-      // Without a connection set up nothing went out; any other error leaves the batch's fate unknown.
-      const nothingSent = error instanceof BridgeError && error.code === 'not_configured';
-      update(nothingSent ? { outcome: { kind: 'error', error } } : { unconfirmed: { kind: 'error', error } });
+      if (!refusedBeforeSending(error)) update({ unconfirmed: { kind: 'error', error } });
+      else if (error.code === 'not_configured') update({ outcome: { kind: 'error', error } });
+      else update({ outcome: { kind: 'failed', messages: [error.message, errorHint(error)].filter((m) => m !== undefined) } });
     } finally {
       update({ sending: false });
     }
@@ -320,7 +364,10 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
     update({ outcome: undefined, marks: NO_MARKS, added: undefined });
     const current = form.getValues('rows');
     const blank = current.flatMap((row, i) => (isEmptyRow(row) ? [i] : []));
-    if (blank.length > 0 && blank.length < current.length) rows.remove(blank);
+    if (blank.length > 0 && blank.length < current.length) {
+      rows.remove(blank);
+      update({ notes: movedNotes(memory.state.get().notes, (row) => row - blank.filter((b) => b < row).length) });
+    }
     await check(event);
   };
 
@@ -341,7 +388,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
    * lost, then every row is checked at once and the first added row gets the focus. All of them or none: rows that
    * would take the form past `MAX_FORM_RECORDS` are refused whole, with the reason, rather than cut short.
    */
-  const addRows = (more: FormRow[], from: AddedRows['from']): AddRowsResult => {
+  const addRows = (more: FormRow[], from: AddedRows['from'], moreNotes: CellNote[] = []): AddRowsResult => {
     const current = form.getValues('rows');
     const keptAt = current.flatMap((row, i) => (isEmptyRow(row) ? [] : [i]));
     const kept = keptAt.map((i) => current[i]!);
@@ -352,9 +399,11 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
     // A success would read as if the added rows were sent. A refusal still speaks of the rows it marked, which keep
     // their marks where blank rows gave way; "not sent" and "no connection is set up" still hold, and so does the
     // warning of a send whose outcome is unknown (`unconfirmed`).
-    const { outcome: last, marks: before } = memory.state.get();
-    const marksNow = movedMarks(before, (row) => (keptAt.includes(row) ? keptAt.indexOf(row) : null));
-    update({ outcome: last?.kind === 'sent' ? undefined : last, marks: marksNow, added: { from, count: more.length, after: kept.length } });
+    const { outcome: last, marks: before, notes: notesBefore } = memory.state.get();
+    const moved = (row: number) => (keptAt.includes(row) ? keptAt.indexOf(row) : null);
+    const marksNow = movedMarks(before, moved);
+    const notesNow = [...movedNotes(notesBefore, moved), ...moreNotes.map((n) => ({ ...n, row: kept.length + n.row }))];
+    update({ outcome: last?.kind === 'sent' ? undefined : last, marks: marksNow, added: { from, count: more.length, after: kept.length }, notes: notesNow });
     focusRow.current = kept.length;
     void form.trigger();
     return { added: true, after: kept.length };
@@ -369,7 +418,7 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   /** The clerk's choice to throw the draft away. */
   const startOver = () => {
     form.reset({ rows: [emptyRow(kind)] });
-    update({ outcome: undefined, unconfirmed: undefined, marks: NO_MARKS, added: undefined });
+    update({ outcome: undefined, unconfirmed: undefined, marks: NO_MARKS, added: undefined, notes: [] });
   };
 
   const dismissAdded = () => update({ added: undefined });
@@ -378,11 +427,12 @@ export function useBatchForm(panel: PanelKey, kind: RecordKind, rowName: (n: num
   const removeRow = (index: number) => {
     removal.removing(index, rows.fields.length);
     rows.remove(index);
-    update({ marks: movedMarks(memory.state.get().marks, (row) => (row === index ? null : row > index ? row - 1 : row)) });
+    const moved = (row: number) => (row === index ? null : row > index ? row - 1 : row);
+    update({ marks: movedMarks(memory.state.get().marks, moved), notes: movedNotes(memory.state.get().notes, moved) });
   };
 
   return {
-    kind, form, register, fieldProblems, tried, rows, submit, sending, outcome, unconfirmed, recordProblems,
+    kind, form, register, fieldProblems, fieldNotes, tried, rows, submit, sending, outcome, unconfirmed, recordProblems,
     added, addRows, dismissAdded, full, addRow, removeRow, removeButton: removal.removeButton, addButton: removal.addButton, startOver,
   };
 }

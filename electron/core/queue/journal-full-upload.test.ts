@@ -1,0 +1,77 @@
+/**
+ * The disk under the journal fills while a file's upload is out: neither the upload's outcome nor the wait after it
+ * can be journaled. Before, nothing held the job back: it was started again at once, for ever, about 9,000 log lines
+ * and 2,000 notices a second in SQLite's words ("database or disk is full"). Now the job waits with the queue's
+ * backoff, the problem is said once in words that name the data folder's disk and what to do, and once space returns
+ * the upload goes on from what the journal holds: sent once, nothing called uploaded before it is.
+ * Real queue, real server, the journal on a real 1 MB tmpfs.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { afterEach, expect, it } from 'vitest';
+import { createLogger } from '../../lib/logger';
+import { LastingError } from '../notices/lasting-error';
+import { setFaults } from '../../../test/helpers/api-kit';
+import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
+import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+
+const run = promisify(execFile);
+let env: QueueEnv | undefined;
+let mountPoint: string | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+  if (mountPoint) await run('umount', ['-l', mountPoint]);
+  mountPoint = undefined;
+});
+
+it('a journal that fills during an upload holds the file back with backoff, says so once, and goes on once space returns', async () => {
+  env = await startQueueEnv();
+  mountPoint = await tempDir('queue-tmpfs-');
+  await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
+  const dataDir = join(mountPoint, 'data');
+  await mkdir(dataDir);
+  const token = await getToken(env.server.url);
+  // The upload's answer comes back only once the disk is full.
+  await setFaults(env.server.url, token, [{ pathPrefix: '/uploads/', latencyMs: 3_000 }]);
+  const lines: string[] = [];
+  // The production backoff's first steps, so that a few seconds hold several tries.
+  const queue = env.queue({ dataDir, retry: { baseMs: 500, maxMs: 1_000 }, logger: createLogger('test-queue', (line) => lines.push(line)) });
+  const errors: Error[] = [];
+  queue.on('error', (error) => errors.push(error));
+  const ends: string[] = [];
+  queue.on('over', (end) => ends.push(end));
+  await queue.start();
+  const content = censusCsv('journal-full-upload');
+  const job = queue.add(await env.write('census-full-put.csv', content))!;
+  await eventually(() => (queue.job(job.id)?.putStartedAt !== undefined ? true : undefined), 20_000);
+  const filler = join(mountPoint, 'filler');
+  await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+
+  const said = await eventually(() => errors.find((error) => /census-full-put\.csv/.test(error.message)), 20_000);
+  // Held back: tried again a handful of times over these seconds, not thousands; said once, not at every try.
+  await sleep(4_000);
+  const about = lines.filter((line) => line.includes('census-full-put.csv'));
+  expect(about.length).toBeGreaterThan(1);
+  expect(about.length).toBeLessThan(20);
+  expect(errors).toEqual([said]);
+  expect(said).toBeInstanceOf(LastingError);
+  expect((said as LastingError).until).toBe('journal-written');
+  expect(said.message).toContain(`the disk that holds the data folder ${dataDir} is full`);
+  expect(said.message).toContain('free some space on it');
+  expect(said.message).toContain('nothing is lost');
+  // Nothing is called uploaded while its outcome is not journaled.
+  expect(queue.job(job.id)?.state).toBe('uploading');
+
+  await rm(filler);
+  await setFaults(env.server.url, token, []);
+  const done = await env.finished(queue, job.id);
+  expect(done.state).toBe('uploaded');
+  expect(env.serverFiles(md5Of(content))).toHaveLength(1);
+  // Said to be over, once.
+  expect(ends.filter((end) => end === 'journal-written')).toEqual(['journal-written']);
+  expect(errors).toEqual([said]);
+}, 120_000);
