@@ -5,8 +5,8 @@
  * of the new journal's job 1. A restarted queue looks at its filed files at once and its stop() waits for that look,
  * so each look below is made by a restart, not waited for.
  */
-import { lstat, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, lstat, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, tempDir } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
@@ -110,6 +110,42 @@ describe('the watch after filing', () => {
     expect(await gone(touched.heldPath!)).toBe(true);
     expect(await gone(join(env.folder, 'not-sent', 'census-held.csv'))).toBe(true);
     expect(await readFile(touched.archivedPath!, 'utf8')).toBe(content);
+  });
+
+  it('across drives, a share that dropped during the watch keeps the held original watched; rows written once it is back are said', async () => {
+    env = await startQueueEnv({}, { archive: { dir: await otherDrive() } });
+    const content = censusCsv('held-on-a-share');
+    const first = env.queue({ afterFilingMs: 60_000 });
+    await first.start();
+    const done = await env.finished(first, first.add(await env.write('census-share.csv', content))!.id);
+    const cleaned = await env.finished(first, first.add(await env.write('census-cleaned.csv', censusCsv('cleaned-up')))!.id);
+    await first.stop();
+    const held = done.heldPath!;
+    expect(await readFile(held, 'utf8')).toBe(content);
+
+    // The share drops: every path in the watched folder answers "no such file", as an unmounted share does.
+    const away = `${env.folder}-unmounted`;
+    await rename(env.folder, away);
+    const during = env.queue({ afterFilingMs: 60_000 });
+    expect(await oneLook(during)).toEqual([]);
+    // Nothing can be said of the held original: it is still watched, not taken for moved or deleted.
+    expect(during.job(done.id)!.watchUntil).toBe(done.watchUntil);
+    expect(during.job(done.id)!.heldPath).toBe(held);
+
+    // Back, with rows the export tool wrote late: they are said, and the original is kept in sight. The other held
+    // original's folder was removed outright meanwhile, in a folder that answers: that one is gone, its watch ended.
+    await rename(away, env.folder);
+    await appendFile(held, '\n');
+    expect(during.job(cleaned.id)!.watchUntil).toBe(cleaned.watchUntil);
+    await rm(dirname(cleaned.heldPath!), { recursive: true });
+    const back = env.queue({ afterFilingMs: 60_000 });
+    const errors = await oneLook(back);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^census-share\.csv changed after it was uploaded and was filed away: what changed was not sent/);
+    expect(await readFile(join(env.folder, 'not-sent', 'census-share.csv'), 'utf8')).toBe(`${content}\n`);
+    expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
+    expect(back.job(cleaned.id)!.watchUntil).toBeUndefined();
+    expect(back.job(cleaned.id)!.lastError).toBeUndefined();
   });
 
   it('an original held before the journal was made new is kept, and the new journal\'s job of the same id and name is filed and held', async () => {

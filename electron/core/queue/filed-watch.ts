@@ -6,19 +6,21 @@
  * rows are not lost in a deleted file. For a while after filing the queue watches the file: one that changed is kept
  * and the clerk is told where it is and that the rows written late were not sent; a held original that stayed
  * unchanged is deleted at the end (the filed copy holds its bytes). Changed means other bytes: a backup tool, an
- * antivirus, `touch` or a copy tool that only sets the modification time is not taken for rows written late.
+ * antivirus, `touch` or a copy tool that only sets the modification time is not taken for rows written late. A file
+ * missing from a folder that does not answer (a share that dropped) is not taken for moved away: the watch goes on.
  */
 import type { Stats } from 'node:fs';
 import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Settings } from '../../../shared/settings.schema';
-import { describeError, isGone } from '../../lib/fs-errors';
+import { describeError, errorCode, isGone } from '../../lib/fs-errors';
 import { md5File } from '../../lib/md5-file';
 import { printableName } from '../../lib/printable-name';
 import { freeTarget, keepFiledFileToOwner, makeFilingFolder, moveNoClobber } from './archive';
 import type { Job } from './job-types';
 import type { JobPatch } from './journal';
 import type { QueueCore } from './queue-core';
+import { failureOf, folderAnswers, lookAt } from './unreachable';
 
 /**
  * Beside a file filed onto another drive: `<its folder>/.payroll-held/<job id>-<found at>/<name>`. Hidden: the watcher
@@ -92,11 +94,21 @@ export function holdPathOf(job: Job): string {
   return join(dirname(job.path), HOLD_FOLDER, `${job.id}-${job.createdAt}`, basename(job.path));
 }
 
-async function lookAt(path: string) {
+/**
+ * The watched file as it is now; undefined when it is gone (moved or deleted by someone, its folder too, say a
+ * `.payroll-held/` someone cleaned up): not there while the folder it is watched under answers, the watched folder for
+ * a held original, the archive root for a filed file. Throws while that folder does not answer (a network share that
+ * dropped answers "no such file" for every path in it): nothing can be said of the file then, and the next look
+ * decides.
+ */
+async function lookAtWatched(core: QueueCore, job: Job, path: string): Promise<Stats | undefined> {
   try {
-    return await lstat(path);
+    return await lookAt(path);
   } catch (error) {
-    if (isGone(error)) return undefined;
+    const found = dirname(job.claimedFrom ?? job.path);
+    const under = job.heldPath ? found : core.settings().archive.dir ?? found;
+    const code = errorCode(failureOf(error));
+    if ((code === 'ENOENT' || code === 'ENOTDIR') && (await folderAnswers(under))) return undefined;
     throw error;
   }
 }
@@ -188,7 +200,7 @@ async function sameBytes(core: QueueCore, job: Job, watched: string, info: Stats
 
 async function checkOne(core: QueueCore, job: Job): Promise<void> {
   const watched = job.heldPath ?? job.archivedPath;
-  const info = watched ? await lookAt(watched) : undefined;
+  const info = watched ? await lookAtWatched(core, job, watched) : undefined;
   if (!info || !watched) {
     // Moved or deleted by someone (a held original too): nothing is left to watch or to remove.
     endWatch(core, job);
