@@ -8,6 +8,7 @@
  * service took. Elsewhere nothing is asked for, and nothing is kept.
  */
 import type { ImportResult, RecordError } from '../../../shared';
+import type { NoticeEnd } from '../../../shared/bridge';
 import { describeError } from '../../lib/fs-errors';
 import type { Logger } from '../../lib/logger';
 import { printableName } from '../../lib/printable-name';
@@ -61,11 +62,30 @@ export function keepImportResult(core: QueueCore, of: ImportOf, result: ImportRe
 
 /** What the follower needs of the session (electron/core/session): its events, where uploads go, the result's poll. */
 export type ImportResultSource = {
-  on: <K extends 'job' | 'batch'>(event: K, listener: (payload: { job: Job; batch: BatchJob }[K]) => void) => () => void;
+  on: <K extends 'job' | 'batch' | 'over'>(event: K, listener: (payload: { job: Job; batch: BatchJob; over: NoticeEnd }[K]) => void) => () => void;
   uploadsGoTo(): JobService | undefined;
   importResult(id: string, waitMs?: number): Promise<ImportResult | undefined>;
-  queue(): Promise<{ keepImportResult(of: ImportOf, result: ImportResult): Job | BatchJob | undefined }>;
+  queue(): Promise<{
+    keepImportResult(of: ImportOf, result: ImportResult): Job | BatchJob | undefined;
+    resultsNotKept(): { jobs: Job[]; batches: BatchJob[] };
+  }>;
 };
+
+/** How many of the newest files and batches are looked at for a result not kept, when the queue opens. */
+export const RESULTS_LOOKED_BACK = 200;
+
+/**
+ * Uploaded files and sent batches (of the newest RESULTS_LOOKED_BACK of each) whose import has no result kept: the run
+ * that sent them stopped before processing ended (a `watch --once` whose wait ran out, an app closed meanwhile), or
+ * could not fetch it. Asked for again when the queue opens.
+ */
+export function resultsNotKept(core: QueueCore): { jobs: Job[]; batches: BatchJob[] } {
+  const missing = <T extends Job | BatchJob>(item: T) => item.importId !== undefined && item.importResult === undefined;
+  return {
+    jobs: core.journal.jobs(RESULTS_LOOKED_BACK).filter((job) => job.state === 'uploaded' && missing(job)),
+    batches: core.journal.batches(RESULTS_LOOKED_BACK).filter((batch) => batch.state === 'sent' && missing(batch)),
+  };
+}
 
 /**
  * How long a result is waited for (polled every second): a big file takes the local server a while. One not ended by
@@ -75,14 +95,19 @@ export const RESULT_WAIT_MS = 10 * 60_000;
 
 /**
  * Asks for the result of every import the session makes from now on (a file uploaded, a batch sent) while the Local
- * environment is where uploads go, once each, and keeps it (the queue's keepImportResult). A result that cannot be
- * fetched is no problem of the clerk's: it is logged, and the file or batch stays as it was. Returns the stop.
+ * environment is where uploads go, once each, and keeps it (the queue's keepImportResult); and, each time the queue
+ * opens (at start, or for another service), for those of earlier runs that have none kept (resultsNotKept). A result
+ * that cannot be fetched is no problem of the clerk's: it is logged, and the file or batch stays as it was. Returns
+ * the stop.
  */
+const batchName = (batch: BatchJob) => `${batch.kind} batch ${batch.id}`;
+
 export function followImportResults(source: ImportResultSource, logger: Logger, waitMs = RESULT_WAIT_MS): () => void {
   /** Imports asked for in this run: once each, whatever comes of it (a file's filing says `uploaded` several times). */
   const asked = new Set<string>();
   let stopped = false;
-  const follow = (of: ImportOf, item: Job | BatchJob, name: string): void => {
+  /** `earlier`: of an earlier run, whose import the server may no longer know (its data made new): not worth a warning. */
+  const follow = (of: ImportOf, item: Job | BatchJob, name: string, earlier = false): void => {
     const id = item.importId;
     if (stopped || id === undefined || item.importResult !== undefined || asked.has(id)) return;
     // `watch` shows results in local mode, the Local environment; the result is asked of the service the import went
@@ -96,7 +121,10 @@ export function followImportResults(source: ImportResultSource, logger: Logger, 
         (await source.queue()).keepImportResult(of, result);
       })
       .catch((error: unknown) => {
-        if (!stopped) logger.warn(`the processing result of ${name} (import ${id}) could not be fetched: ${describeError(error)}`);
+        if (stopped) return;
+        const said = `the processing result of ${name} (import ${id}) could not be fetched: ${describeError(error)}`;
+        if (earlier) logger.debug(said);
+        else logger.warn(said);
       });
   };
   const offs = [
@@ -105,7 +133,15 @@ export function followImportResults(source: ImportResultSource, logger: Logger, 
       if (job.state === 'uploaded') follow({ job: job.id }, job, printableName(job.name));
     }),
     source.on('batch', (batch) => {
-      if (batch.state === 'sent') follow({ batch: batch.id }, batch, `${batch.kind} batch ${batch.id}`);
+      if (batch.state === 'sent') follow({ batch: batch.id }, batch, batchName(batch));
+    }),
+    source.on('over', (end) => {
+      if (end !== 'queue-opened') return;
+      void source.queue().then((queue) => {
+        const { jobs, batches } = queue.resultsNotKept();
+        for (const job of jobs) follow({ job: job.id }, job, printableName(job.name), true);
+        for (const batch of batches) follow({ batch: batch.id }, batch, batchName(batch), true);
+      }, () => undefined);
     }),
   ];
   return () => {

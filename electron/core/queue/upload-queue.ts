@@ -19,7 +19,7 @@ import { checkFiledFiles } from './filed-watch';
 import { describeError } from '../../lib/fs-errors';
 import { printableName } from '../../lib/printable-name';
 import { requestGrants } from './grant-step';
-import { keepImportResult, type ImportOf } from './import-results';
+import { keepImportResult, resultsNotKept, type ImportOf } from './import-results';
 import { inspectFile } from './inspect-step';
 import { isOutcome, type BatchJob, type BatchResult, type Job, type JobService, type QueueEvents, type StableFile } from './job-types';
 import { acquireProcessLock, type ProcessLock } from '../../lib/process-lock';
@@ -136,6 +136,8 @@ export type UploadQueue = {
    * undefined when the queue is stopped or the job or batch is not that import's.
    */
   keepImportResult(of: ImportOf, result: ImportResult): Job | BatchJob | undefined;
+  /** Uploaded files and sent batches of late whose import has no result kept (import-results.ts). */
+  resultsNotKept(): { jobs: Job[]; batches: BatchJob[] };
   on: TypedEmitter<QueueEvents>['on'];
   off: TypedEmitter<QueueEvents>['off'];
 };
@@ -735,6 +737,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       freeHeld('the client\'s credentials changed');
     },
     keepImportResult: (of, result) => (closed ? undefined : keepImportResult(core, of, result)),
+    resultsNotKept: () => (closed ? { jobs: [], batches: [] } : resultsNotKept(core)),
     on: emitter.on,
     off: emitter.off,
   };
