@@ -44,7 +44,7 @@ describe('bridge handlers on a real session', () => {
       settings: { stabilityMs: 200, sweepIntervalMs: 1000 },
       // A failed step waits a minute: only jobs.retryNow brings it back sooner.
       retry: { baseMs: 60_000, maxMs: 120_000 },
-      localServer: { retryDelaysMs: [50, 50, 50, 50, 50], deliveryTimeoutMs: 2000 },
+      localServer: { retryDelaysMs: [50, 50, 50, 50, 50], deliveryTimeoutMs: 20_000 },
     });
   }, 60_000);
 

@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared';
+import { TOKEN_RENEW_MARGIN_MS } from '../../electron/core/api';
 import { KeychainSecretStore } from '../../electron/core/credentials';
 import { waitingElsewhere, waitsForOf } from '../../electron/core/bridge/views';
 import type { Job } from '../../electron/core/queue';
@@ -38,8 +39,10 @@ describe('session: uploads pinned to their client', () => {
 
   beforeAll(async () => {
     // Tokens that outlive nothing: every request asks for a new one, as a long run does once its token expires
-    // (a cached token of the first client would otherwise hide which credentials are read).
-    server = await startTestServer({ tokenTtlSeconds: 1, clients: [{ ...TEST_CLIENT, scopes: [...SCOPES] }, { ...OTHER, scopes: [...SCOPES] }] });
+    // (a cached token of the first client would otherwise hide which credentials are read). A token due for renewal
+    // when it is issued does that; one that could expire before its request is read (a 1 s token issued late in its
+    // second) would be refused, renewed and refused again on a loaded machine, and its file held for its credentials.
+    server = await startTestServer({ tokenTtlSeconds: TOKEN_RENEW_MARGIN_MS / 1000, clients: [{ ...TEST_CLIENT, scopes: [...SCOPES] }, { ...OTHER, scopes: [...SCOPES] }] });
     watched = await tempDir('payroll-client-pinned-');
     const dataDir = await tempDir('payroll-client-pinned-data-');
     const settings = createSettingsStore({ cwd: dataDir });

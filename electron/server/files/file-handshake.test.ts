@@ -8,7 +8,7 @@ import {
   fileIdOf, finishedImport, grantFor, importOfUpload, metadata, postSubmissions, putFile,
 } from '../../../test/helpers/file-handshake';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { api, getToken, startTestServer } from '../../../test/helpers/local-server';
+import { api, eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
 import { getImport } from '../db/imports-repo';
 
 let server: TestServer;
@@ -151,7 +151,7 @@ describe('POST /law/api/v1/payroll-submissions', () => {
     });
     slow.write(content.slice(0, 10));
     // The server has the request (its address is being received) before the new grant is asked for.
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(() => (server.ctx.receiving.has(fileIdOf(first.uploadUrl)) ? true : undefined));
     const second = await grantFor(server.url, token, metadata(content, { fileName: 'fast.csv' }));
     expect((await putFile(second.uploadUrl, content)).status).toBe(200);
     slow.end(content.slice(10));
@@ -285,31 +285,36 @@ it('answers 403 saying the address expired', async () => {
 });
 
 it('retires a grant whose address expired unused: its import no longer waits in the listings, one being received stays', async () => {
-  const short = await startTestServer({ uploadTtlSeconds: 1 });
+  // Addresses good for 2 to 3 s: time for the slow upload below to begin before its address expires, however loaded
+  // the machine is.
+  const short = await startTestServer({ uploadTtlSeconds: 2 });
   try {
     const shortToken = await getToken(short.url);
     const unused = uniqueCensus();
     const slow = uniqueCensus();
     const [unusedGrant, slowGrant] = await Promise.all([unused, slow].map((c) => grantFor(short.url, shortToken, metadata(c))));
-    // An upload begun before its address expires, whose last bytes come after.
+    // An upload begun before its address expires, whose last bytes come after: once the listing below was read.
     const half = Buffer.byteLength(slow) >> 1;
     const url = new URL(slowGrant!.uploadUrl);
+    const req = request({ host: url.hostname, port: url.port, method: 'PUT', path: `${url.pathname}${url.search}`,
+      headers: { 'content-type': 'text/csv', 'content-length': Buffer.byteLength(slow) } });
     const answered = new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, method: 'PUT', path: `${url.pathname}${url.search}`,
-        headers: { 'content-type': 'text/csv', 'content-length': Buffer.byteLength(slow) } }, (res) => {
+      req.on('response', (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
       req.on('error', reject);
-      req.write(Buffer.from(slow).subarray(0, half));
-      const expires = Number(url.searchParams.get('expires'));
-      setTimeout(() => req.end(Buffer.from(slow).subarray(half)), expires * 1000 - Date.now() + 1_500);
     });
+    req.write(Buffer.from(slow).subarray(0, half));
+    // Being received: its address was checked, and taken, before it expired.
+    await eventually(() => (short.ctx.receiving.has(fileIdOf(slowGrant!.uploadUrl)) ? true : undefined));
+    // A second after the expiry, as the listing counts whole seconds.
     const expires = Number(new URL(unusedGrant!.uploadUrl).searchParams.get('expires'));
-    await new Promise((r) => setTimeout(r, expires * 1000 - Date.now() + 1_000));
+    await new Promise((r) => setTimeout(r, expires * 1000 - Date.now() + 1_100));
     const listed = (await api(short.url, shortToken, 'GET', '/local/v1/imports')).body as { fileName?: string; status: string }[];
     expect(listed.filter((i) => i.status === 'AWAITING_UPLOAD').map((i) => i.fileName)).toEqual([slowGrant!.fileName]);
     expect(short.ctx.db.prepare('SELECT status FROM files WHERE checksum = ?').get(md5(unused))).toMatchObject({ status: 'SUPERSEDED' });
+    req.end(Buffer.from(slow).subarray(half));
     expect(await answered).toBe(200);
     expect((await finishedImport(short, slowGrant!.uploadUrl)).status).toBe('PROCESSED');
     // The checksum may be granted again, as after any grant that was never used.

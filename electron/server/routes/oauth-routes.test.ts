@@ -135,11 +135,14 @@ describe('token endpoint and bearer tokens', () => {
   });
 
   it('refuses an expired token', async () => {
-    const short = await startTestServer({ tokenTtlSeconds: 2 });
+    // Issued in whole seconds, a token of 4 s is good for 3 s at least: time enough for its first use on a loaded machine.
+    const short = await startTestServer({ tokenTtlSeconds: 4 });
     try {
       const token = await getToken(short.url);
       expect((await api(short.url, token, 'POST', '/law/api/v1/census', census)).status).toBe(201);
-      await new Promise((r) => setTimeout(r, 3100));
+      // Used again once its own expiry (exp, in seconds) has passed.
+      const { exp } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number };
+      await new Promise((r) => setTimeout(r, exp * 1000 - Date.now() + 100));
       const res = await api(short.url, token, 'POST', '/law/api/v1/census', census);
       expect(res.status).toBe(401);
     } finally {

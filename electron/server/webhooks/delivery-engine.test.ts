@@ -10,6 +10,11 @@ import { eventOfImport } from './delivery-engine';
 import { attempts, importCensus, settledAttempts, verified } from '../../../test/helpers/delivery-test-kit';
 
 const FAST = [50, 50, 50, 50, 50];
+/**
+ * The time-out of an attempt where the test is not about time-outs: long enough that a loaded machine never turns a
+ * receiver's prompt answer into a timed-out attempt (and an extra retry). stop() aborts what is still in flight.
+ */
+const SLOW_TIMEOUT_MS = 20_000;
 const cleanup: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
@@ -22,7 +27,7 @@ async function setup(opts: { timeoutMs?: number; webhook?: boolean } = {}) {
   const secret = newWebhookSecret();
   const server: TestServer = await startTestServer({
     ...(opts.webhook === false ? {} : { webhook: { url: receiver.url, secret } }),
-    retryDelaysMs: FAST, deliveryTimeoutMs: opts.timeoutMs ?? 1000,
+    retryDelaysMs: FAST, deliveryTimeoutMs: opts.timeoutMs ?? SLOW_TIMEOUT_MS,
   });
   cleanup.push(() => server.stop());
   return { receiver, secret, server, url: server.url, token: await getToken(server.url) };

@@ -19,7 +19,7 @@ async function setup() {
   const dataDir = await tempDir();
   cleanup.push(() => rm(dataDir, { recursive: true, force: true }), () => receiver.close());
   const secret = newWebhookSecret();
-  const start = async (retryDelaysMs: number[], deliveryTimeoutMs = 2000): Promise<TestServer> => {
+  const start = async (retryDelaysMs: number[], deliveryTimeoutMs = 20_000): Promise<TestServer> => {
     const server = await startTestServer({ dataDir, webhook: { url: receiver.url, secret }, retryDelaysMs, deliveryTimeoutMs });
     cleanup.push(() => server.stop());
     return server;
@@ -31,13 +31,14 @@ describe('delivery schedule across restarts', () => {
   it('continues the retries of a stopped server in the next one', async () => {
     const { receiver, secret, start } = await setup();
     receiver.script({ status: 500 });
-    // The first retry is far enough away that the server is stopped before it.
-    const first = await start([3000, 50, 50, 50, 50]);
+    // The first retry is a minute away: the server is stopped before it, however slowly the test gets there.
+    const first = await start([60_000, 50, 50, 50, 50]);
     await importCensus(first.url, await getToken(first.url));
     await settledAttempts(first.url, await getToken(first.url), 1);
     await first.stop();
     expect(receiver.requests).toHaveLength(1);
 
+    // Started with a first retry of 3 s, the next run sends it within those 3 s, though the journaled time is later.
     const second = await start([3000, 50, 50, 50, 50]);
     const list = await settledAttempts(second.url, await getToken(second.url), 2);
     expect(list.map((a) => [a.type, a.status, a.httpStatusCode, a.attemptCount])).toEqual([[1, 3, 500, 0], [2, 2, 200, 1]]);

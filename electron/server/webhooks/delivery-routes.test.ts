@@ -29,7 +29,7 @@ beforeAll(async () => {
     ],
     webhook: { url: receiver.url, secret: newWebhookSecret() },
     retryDelaysMs: [50, 50, 50, 50, 50],
-    deliveryTimeoutMs: 2000,
+    deliveryTimeoutMs: 20_000,
   });
   token = await getToken(server.url);
   await importCensus(server.url, token);

@@ -25,7 +25,7 @@ async function setup() {
   cleanup.push(() => receiver.close());
   const gaveUp: DeliveryFailure[] = [];
   const server = await startTestServer({
-    webhook: { url: receiver.url, secret: newWebhookSecret() }, retryDelaysMs: DELAYS, deliveryTimeoutMs: 2000,
+    webhook: { url: receiver.url, secret: newWebhookSecret() }, retryDelaysMs: DELAYS, deliveryTimeoutMs: 20_000,
     deliveryFailed: (failure) => gaveUp.push(failure),
   });
   cleanup.push(() => server.stop());
