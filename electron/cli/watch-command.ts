@@ -241,7 +241,11 @@ export async function watchCommand(args: string[]): Promise<number> {
     for (const [path, reason] of notTaken) process.stderr.write(`not taken: ${printableName(basename(path))}: ${reason}; it stays in place for the next run\n`);
     if (!json) {
       // Refused files were said when they were filed away; here only what is left unfinished.
-      for (const job of failures) if (job.archivedAt === undefined) process.stderr.write(`failed: ${printableName(job.name)}: ${unfinishedWords(job, notFiled.get(job.id))}; it stays queued for the next run\n`);
+      for (const job of failures) {
+        if (job.archivedAt !== undefined && job.notJournaled === undefined) continue;
+        const why = job.notJournaled !== undefined ? `its progress could not be written to the upload journal: ${job.notJournaled}` : unfinishedWords(job, notFiled.get(job.id));
+        process.stderr.write(`failed: ${printableName(job.name)}: ${why}; it stays queued for the next run\n`);
+      }
     }
     if (failures.length > 0 || importsFailed.size > 0 || pending.size > 0 || notTaken.size > 0) return EXIT.failure;
     return importsUnknown.size > 0 ? EXIT.resultUnknown : EXIT.ok;

@@ -25,6 +25,8 @@ export type UnjournaledJobs = {
   failed(job: Job, failure: unknown): void;
   /** Milliseconds until a held job may be tried again (0 or less: now, or not held). */
   left(id: number): number;
+  /** A held job's tries in a row that could not be journaled, and why the last could not be (undefined: not held). */
+  hold(id: number): { tries: number; problem: string } | undefined;
   /** The soonest time (epoch ms, from `now`) a job held back now may be tried again; undefined: none is. */
   nextDue(now: number): number | undefined;
   /** A step of the job ended journaled: it is no longer held; once none is, the problem is said to be over. */
@@ -46,8 +48,8 @@ export function trackUnjournaled(options: UnjournaledOptions): UnjournaledJobs {
   const { logger } = options;
   // The monotonic clock: a wall clock set back while a job is held must not hold it longer.
   const monotonic = (): number => performance.now();
-  /** Per held job: its tries in a row that could not be journaled, and when (monotonic) it may go again. */
-  const held = new Map<number, { tries: number; due: number }>();
+  /** Per held job: its tries in a row that could not be journaled, when (monotonic) it may go again, and why. */
+  const held = new Map<number, { tries: number; due: number; problem: string }>();
   /** What was said last, and when (monotonic): the same problem is not said again at every try. */
   let said: { problem: string; at: number } | undefined;
 
@@ -56,8 +58,8 @@ export function trackUnjournaled(options: UnjournaledOptions): UnjournaledJobs {
       const tries = (held.get(job.id)?.tries ?? 0) + 1;
       const delay = retryDelayMs(tries, options.retry, options.random);
       const t = monotonic();
-      held.set(job.id, { tries, due: t + delay });
       const problem = journalWriteProblem(options.journalPath, failure);
+      held.set(job.id, { tries, due: t + delay, problem });
       const name = printableName(job.name);
       if (said && said.problem === problem && t - said.at < SAY_AGAIN_MS) {
         logger.info(`${name} still waits for the upload journal to be written (try ${tries} failed); next try in ${Math.max(1, Math.round(delay / 1000))} s`);
@@ -72,6 +74,10 @@ export function trackUnjournaled(options: UnjournaledOptions): UnjournaledJobs {
     left(id) {
       const hold = held.get(id);
       return hold ? hold.due - monotonic() : 0;
+    },
+    hold(id) {
+      const hold = held.get(id);
+      return hold ? { tries: hold.tries, problem: hold.problem } : undefined;
     },
     nextDue(now) {
       // Only holds still running: a job whose hold is over waits for its step to start (a free slot), not for a time.

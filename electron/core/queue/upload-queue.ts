@@ -106,8 +106,11 @@ export type UploadQueue = {
   isIdle(): boolean;
   /** Resolves once isIdle() holds. */
   idle(): Promise<void>;
-  /** Jobs rejected since start(), and unfinished jobs that failed at least retry.failAfter times. */
-  failures(): Job[];
+  /**
+   * Jobs rejected since start(), and unfinished jobs that failed at least retry.failAfter times; with retry.giveUp,
+   * also those whose steps could not be journaled that many times in a row (`notJournaled`: why, in words).
+   */
+  failures(): Failure[];
   /** Validates, journals and sends a manual JSON batch (see sendManualBatch). */
   sendBatch(kind: RecordKind, records: unknown): Promise<BatchResult>;
   /** Jobs newest first. */
@@ -141,6 +144,9 @@ export type UploadQueue = {
   on: TypedEmitter<QueueEvents>['on'];
   off: TypedEmitter<QueueEvents>['off'];
 };
+
+/** A job that failed (UploadQueue.failures): as journaled, and why its last steps could not be journaled, if so. */
+export type Failure = Job & { notJournaled?: string };
 
 /**
  * A job's service as logs and notices name it, as the clerk knows it: the environment's title (as Settings shows it),
@@ -211,7 +217,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   });
   /** Jobs held back because their failure could not be journaled (unjournaled-jobs.ts). */
   const unjournaled = trackUnjournaled({ journalPath, retry, random: core.random, logger, emit, over });
-  const heldBack = (job: Job): boolean => unjournaled.left(job.id) > 0;
+  /**
+   * A job held back that a one-shot run (retry.giveUp) gave up on: its step could not be journaled retry.failAfter
+   * times in a row (the data folder's disk stays full). `watch --once` ends with it failed instead of waiting for
+   * space; the journal still holds its last committed state, from which the next run goes on.
+   */
+  const givenUpUnjournaled = (job: Job): boolean => retry.giveUp && (unjournaled.hold(job.id)?.tries ?? 0) >= retry.failAfter;
+  const heldBack = (job: Job): boolean => unjournaled.left(job.id) > 0 || givenUpUnjournaled(job);
 
   let running = false;
   let closed = false;
@@ -268,6 +280,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     const jobs = liveWorked();
     let first: CensusFirst | undefined;
     return jobs.every((job) => {
+      if (givenUpUnjournaled(job)) return true;
       if (job.state !== 'waiting' && !isOutcome(job.state)) return false;
       if (givenUp(job)) return true;
       first ??= censusFirstOf(jobs);
@@ -704,8 +717,12 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     },
     failures() {
       const first = censusFirstOf(liveWorked());
-      return journal.jobs(10_000).filter((job) => mine(job) && ((job.state === 'rejected' && job.stateChangedAt >= startedAt)
-        || (!job.archivedAt && (job.attempts >= retry.failAfter || job.heldFor !== undefined || behindGivenUp(job, first)))));
+      return journal.jobs(10_000).flatMap((job): Failure[] => {
+        if (givenUpUnjournaled(job)) return [{ ...job, notJournaled: unjournaled.hold(job.id)!.problem }];
+        const failed = mine(job) && ((job.state === 'rejected' && job.stateChangedAt >= startedAt)
+          || (!job.archivedAt && (job.attempts >= retry.failAfter || job.heldFor !== undefined || behindGivenUp(job, first))));
+        return failed ? [job] : [];
+      });
     },
     sendBatch(kind, records) {
       if (closed) return Promise.reject(new Error('The upload queue is stopped; create a new one'));
