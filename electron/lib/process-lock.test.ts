@@ -96,11 +96,13 @@ describe('acquireProcessLock', () => {
         await eventually(async () => (Math.abs((await stat(path)).mtimeMs - (Date.now() + skewMs)) < 60_000 ? true : undefined), 30_000);
         const text = await readFile(path, 'utf8');
         const said: string[] = [];
-        const refused = await acquireProcessLock(path, 'uploader', undefined, { staleMs: 2_000, say: (m) => said.push(m) }).catch((error: unknown) => error);
+        // A wait far longer than the holder's beat (100 ms): the holder, held up by a loaded machine, is not taken for
+        // one that stopped. The lock is refused as soon as a beat is seen.
+        const refused = await acquireProcessLock(path, 'uploader', undefined, { staleMs: 10_000, say: (m) => said.push(m) }).catch((error: unknown) => error);
         expect(refused).toBeInstanceOf(LockedError);
         expect((refused as LockedError).message).toMatch(new RegExp(`^another uploader \\(process ${holder.child.pid} on other-pc, since .+\\) already uses this data folder; stop it first, or give this one its own data folder \\(PAYROLL_DATA_DIR\\)\\. Lock file: `));
         // Watched, not judged by its time: the heartbeat seen to move.
-        expect(said).toEqual([watchedWords(path, `another uploader (process ${holder.child.pid} on other-pc)`, 2)]);
+        expect(said).toEqual([watchedWords(path, `another uploader (process ${holder.child.pid} on other-pc)`, 10)]);
         expect(await readFile(path, 'utf8')).toBe(text);
         expect(holder.output()).toBe('held\n');
       } finally {
@@ -129,7 +131,8 @@ describe('acquireProcessLock', () => {
     const ahead = new Date(Date.now() + HOUR);
     await utimes(path, ahead, ahead);
     const said: string[] = [];
-    const refused = await acquireProcessLock(path, 'uploader', undefined, { staleMs: 2_000, say: (m) => said.push(m) }).catch((error: unknown) => error);
+    // A wait far longer than the holder's beat (100 ms), as above.
+    const refused = await acquireProcessLock(path, 'uploader', undefined, { staleMs: 10_000, say: (m) => said.push(m) }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(LockedError);
     // Watched (said once), or refused at once when a beat landed between the utimes above and the first look.
     expect(said.length).toBeLessThanOrEqual(1);

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setFaults } from '../../../test/helpers/api-kit';
 import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+import type { QueueApi } from './queue-api';
 import { JOURNAL_FILE, LOCK_WAIT_MS, openJournal, type Journal } from './journal';
 
 const libsql = createRequire(import.meta.url).resolve('libsql');
@@ -46,6 +47,26 @@ async function holdLock(dataDir: string, forMs = 60_000): Promise<{ release(): P
       await exited;
     },
   };
+}
+
+/** A promise the test resolves when it is ready (open). */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((done) => {
+    open = done;
+  });
+  return { opened, open };
+}
+
+/**
+ * The API client, except that the answer of `call` (the real one, from the real server) is handed to the queue only
+ * once `opened` has resolved: what the queue does with it then finds the lock held.
+ */
+function answersAfter(api: QueueApi, opened: Promise<void>, call: 'uploadFile' | 'sendBatch'): QueueApi {
+  if (call === 'uploadFile') {
+    return { ...api, uploadFile: async (...args) => { const answer = await api.uploadFile(...args); await opened; return answer; } };
+  }
+  return { ...api, sendBatch: async (...args) => { const answer = await api.sendBatch(...args); await opened; return answer; } };
 }
 
 let dir: string | undefined;
@@ -125,13 +146,16 @@ describe('journal: another program holding its write lock', () => {
     env = await startQueueEnv();
     const token = await getToken(env.server.url);
     await setFaults(env.server.url, token, [{ pathPrefix: '/uploads/', latencyMs: 2_000 }]);
-    const queue = env.queue();
+    // The PUT's answer reaches the queue only once the lock is held, however long the lock holder takes to start.
+    const lock = gate();
+    const queue = env.queue({ api: answersAfter(env.api, lock.opened, 'uploadFile') });
     await queue.start();
     const job = queue.add(await env.write('census-l1.csv', censusCsv('journal-locked')))!;
     await eventually(() => (queue.job(job.id)?.state === 'uploading' ? true : undefined), 20_000);
     // Held while the PUT is out and when its answer comes back, longer than a write waits (LOCK_WAIT_MS): the write of
     // its outcome fails, and is made again once the lock is gone.
     const holder = await holdLock(env.dataDir, LOCK_WAIT_MS + 2_000);
+    lock.open();
     const done = await env.finished(queue, job.id);
     await holder.release();
     await setFaults(env.server.url, token, []);
@@ -149,16 +173,18 @@ describe('journal: another program holding its write lock', () => {
   it('a batch the service took while the journal stays locked is told as sent, and never journaled as failed', async () => {
     env = await startQueueEnv();
     const token = await getToken(env.server.url);
-    // The POST is out for a second: the lock is taken meanwhile, and held past the write of its answer.
+    // The POST is out for a second: the lock is taken meanwhile, and held past the write of its answer (until it is
+    // released below). The answer reaches the queue only once the lock is held, however long the holder takes to start.
     await setFaults(env.server.url, token, [{ pathPrefix: '/law/api/v1/census', latencyMs: 1_000 }]);
-    const queue = env.queue();
+    const lock = gate();
+    const queue = env.queue({ api: answersAfter(env.api, lock.opened, 'sendBatch') });
     await queue.start();
     const sending = queue.sendBatch('census', [{
       lastName: 'Silva', firstName: 'Ana', employeeRegistration: 'LOCK-1', hireDate: '2024-03-01', employeeStatus: 'ACTIVE',
     }]);
-    const holder = await holdLock(env.dataDir, LOCK_WAIT_MS + 3_000);
-    const result = await sending;
-    await holder.release();
+    const holder = await holdLock(env.dataDir);
+    lock.open();
+    const result = await sending.finally(() => holder.release());
     await setFaults(env.server.url, token, []);
     // The service holds the records: said so, with their import id, not "failed" (which a clerk would send again).
     expect(result.created?.id).toBeDefined();

@@ -14,6 +14,7 @@ import { TEST_CLIENT, eventually, getToken } from '../../../test/helpers/local-s
 import { startTestProxy, type TestProxy } from '../../../test/helpers/proxy';
 import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
 import type { Job } from './job-types';
+import type { QueueApi } from './queue-api';
 
 const run = promisify(execFile);
 let env: QueueEnv | undefined;
@@ -78,15 +79,33 @@ describe('proof of arrival', () => {
       await setFaults(env.server.url, token, [{ pathPrefix: '/uploads/', latencyMs: 1_500 }]);
       // Queued for one service and client, as every session queues: the new version goes for that same client.
       const service = { profile: 'local', baseUrl: env.server.url, clientId: TEST_CLIENT.id };
-      const queue = env.queue({ service });
+      // The file is changed once the PUT has read all of it, and the PUT's answer reaches the queue only once the change
+      // is made: however slow the machine, the change falls during the PUT.
+      let changed = (): void => undefined;
+      const changeMade = new Promise<void>((done) => {
+        changed = done;
+      });
+      const realApi = env.api;
+      const api: QueueApi = {
+        ...realApi,
+        uploadFile: async (...args) => {
+          const answer = await realApi.uploadFile(...args);
+          await changeMade;
+          return answer;
+        },
+      };
+      const queue = env.queue({ service, api });
       const first = censusCsv(`v1-${change.split(' ')[0]}`, 50);
       const file = await env.write('census-changing.csv', first);
       const job = queue.add(file)!;
       const seen: Job[] = [];
       queue.on('job', (j) => seen.push(j));
+      let readWhole = false;
+      queue.on('progress', (p) => {
+        if (p.id === job.id && p.phase === 'uploading' && p.bytes === p.total) readWhole = true;
+      });
       await queue.start();
-      await eventually(() => (queue.job(job.id)?.putStartedAt !== undefined ? true : undefined), 20_000, 10);
-      await new Promise((r) => setTimeout(r, 300));
+      await eventually(() => (readWhole ? true : undefined), 20_000, 10);
       let second: string;
       if (change === 'renamed over') {
         second = censusCsv(`v2-${change.split(' ')[0]}`, 60);
@@ -108,6 +127,7 @@ describe('proof of arrival', () => {
         await run('touch', ['-r', times, file.path]);
         expect((await stat(file.path)).mtimeMs).toBe(before.mtimeMs);
       }
+      changed();
       const old = await env.finished(queue, job.id);
       expect(old.archivedPath).toBeUndefined();
       expect(old.lastError).toMatch(/changed after it was read/);

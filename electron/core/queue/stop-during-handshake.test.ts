@@ -19,12 +19,17 @@ it('cuts a handshake that waits for the service when it stops, and sends the fil
   const token = await getToken(env.server.url);
   // The service would answer the handshake only after a minute.
   await setFaults(env.server.url, token, [{ pathPrefix: '/law/api/v1/payroll-submissions', latencyMs: 60_000 }]);
+  // The handshake as the server sees it arrive.
+  let arrived = false;
+  env.server.app.server.on('request', (request: { method?: string; url?: string }) => {
+    if (request.method === 'POST' && request.url?.startsWith('/law/api/v1/payroll-submissions')) arrived = true;
+  });
   const first = env.queue();
   await first.start();
   const job = first.add(await env.write('census-stop.csv', censusCsv('stop')))!;
   await eventually(() => (first.job(job.id)?.state === 'granting' ? true : undefined), 20_000);
   // The POST has gone out and waits in the service's delay.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await eventually(() => (arrived ? true : undefined), 20_000);
   await first.stop();
   // Stopped before the service answered: the service saw the client go away (status 0), not a 201 it sent.
   const handshakes = () => env!.requests('/law/api/v1/payroll-submissions');

@@ -34,22 +34,26 @@ describe('createFolderWatcher: taking files', () => {
   });
 
   it('does not take a file that is still being written slowly, and takes its final version', async () => {
-    await withWatcher({ stabilityMs: 1000 }, async ({ dir, seen, countOf, waitFor, watcher }) => {
+    // The window is over 4 times the writer's pause, so a test process held up for a while (a loaded machine) between
+    // two writes does not pass for a writer that stopped; the writing lasts 2.5 windows, and the file is looked at
+    // every 500 ms (a quarter window, at most 500 ms), more often than it is written: a check that saw no change
+    // between two looks must still not take it.
+    await withWatcher({ stabilityMs: 3000 }, async ({ dir, seen, countOf, waitFor, watcher }) => {
       const path = join(dir, 'slow.csv');
       let writing = true;
       const sizesWhileWriting: number[] = [];
       watcher.on('stable', (file) => {
         if (writing && file.name === 'slow.csv') sizesWhileWriting.push(file.size);
       });
-      // The writer keeps the file open, like an export tool would, and adds a chunk every 250 ms for 5 s.
+      // The writer keeps the file open, like an export tool would, and adds a chunk every 700 ms for 7.7 s.
       const handle = await open(path, 'w');
       let total = 0;
       try {
-        for (let chunk = 0; chunk < 20; chunk += 1) {
+        for (let chunk = 0; chunk < 11; chunk += 1) {
           const text = `line ${chunk},${'x'.repeat(40)}\n`;
           await handle.write(text);
           total += Buffer.byteLength(text);
-          await new Promise((done) => setTimeout(done, 250));
+          await new Promise((done) => setTimeout(done, 700));
         }
       } finally {
         await handle.close();
@@ -62,12 +66,13 @@ describe('createFolderWatcher: taking files', () => {
   });
 
   it('waits longer before it takes an empty file, and takes the rows written into it meanwhile', async () => {
-    await withWatcher({ stabilityMs: 300 }, async ({ dir, seen, countOf, waitFor }) => {
+    // An empty file waits EMPTY_FILE_WAIT_FACTOR (5) windows: the rows come after two, leaving three for a loaded machine.
+    await withWatcher({ stabilityMs: 500 }, async ({ dir, seen, countOf, waitFor }) => {
       const path = join(dir, 'census-late.csv');
       // An exporter that creates the file, then writes its rows a while later (more than one stability window).
       const handle = await open(path, 'w');
       try {
-        await new Promise((done) => setTimeout(done, 900));
+        await new Promise((done) => setTimeout(done, 1000));
         expect(countOf('census-late.csv')).toBe(0);
         await handle.write('a,b\n1,2\n');
       } finally {
@@ -83,7 +88,8 @@ describe('createFolderWatcher: taking files', () => {
   });
 
   it('waits as long before it takes a file that holds only its header, and takes the rows written into it meanwhile', async () => {
-    await withWatcher({ stabilityMs: 300 }, async ({ dir, seen, countOf, waitFor }) => {
+    // As an empty file: the rows come after two windows of the five it waits.
+    await withWatcher({ stabilityMs: 500 }, async ({ dir, seen, countOf, waitFor }) => {
       const path = join(dir, 'census-header-first.csv');
       // An exporter (SQL and BCP tools do this) that writes the header, runs its query (more than one stability
       // window), then writes the rows.
@@ -92,7 +98,7 @@ describe('createFolderWatcher: taking files', () => {
       const rows = 'Doe,Jane\r\nRoe,John\r\n';
       try {
         await handle.write(header);
-        await new Promise((done) => setTimeout(done, 900));
+        await new Promise((done) => setTimeout(done, 1000));
         expect(countOf('census-header-first.csv')).toBe(0);
         await handle.write(rows);
       } finally {
