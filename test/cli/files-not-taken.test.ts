@@ -4,7 +4,7 @@
  * processes, a real local server, real folders (a real tmpfs for the full disk).
  */
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -72,14 +72,30 @@ describe('payroll-uploader watch: a file that cannot be taken up is a failure, s
       await mkdir(dataDir);
       const env = uploaderEnv(dataDir);
       const dir = await folder();
-      // The file settles for 3 s: time to fill the disk after the journal is open and before the file is taken.
+      // The file settles for 3 s after its last change before it is taken.
       await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ stabilityMs: 3000 }));
       const content = censusCsv('journal-full', 30);
-      await writeFile(join(dir, 'census-full.csv'), content);
+      const path = join(dir, 'census-full.csv');
+      await writeFile(path, content);
+      // The export is touched (a new modification time, so a new version to the watcher) until the disk is full: it
+      // cannot settle and be taken before the disk is filled, however slowly this test gets there on a loaded machine.
+      let filled = false;
+      const toucher = (async () => {
+        while (!filled) {
+          const now = new Date();
+          await utimes(path, now, now);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      })();
       const once = startCli(['watch', dir, '--base-url', server.url, '--once', '--json'], env);
-      await eventually(() => once.events.find((e) => e.event === 'folder' && e.data.state === 'watching'), 30_000);
       const filler = join(mountPoint, 'filler');
-      await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+      try {
+        await eventually(() => once.events.find((e) => e.event === 'folder' && e.data.state === 'watching'), 30_000);
+        await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+      } finally {
+        filled = true;
+        await toucher;
+      }
       expect(await once.exited, once.stderr()).toBe(1);
       expect(once.stderr()).toContain(`not taken: census-full.csv: new files cannot be taken up for now: the disk that holds the data folder ${dataDir} is full`);
       expect(once.stderr()).toMatch(/; it stays in place for the next run/);

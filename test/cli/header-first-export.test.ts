@@ -12,7 +12,7 @@ import { md5 } from '../helpers/csv-fixtures';
 import { eventually, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
 import { CENSUS_HEADER } from '../helpers/queue-kit';
 
-const STABILITY_MS = 500;
+const STABILITY_MS = 1000;
 
 describe('payroll-uploader watch: an export whose header is written before its rows', () => {
   let server: TestServer;
@@ -34,7 +34,8 @@ describe('payroll-uploader watch: an export whose header is written before its r
   });
 
   it('waits past the pause after the header and uploads the whole file; the service holds every row', async () => {
-    const env = uploaderEnv(await folder('payroll-data-'));
+    // At debug level the watcher says when it has found a file holding only its first line, and waits on.
+    const env = uploaderEnv(await folder('payroll-data-'), { PAYROLL_LOG_LEVEL: 'debug' });
     await writeFile(join(env.PAYROLL_DATA_DIR, 'settings.json'), JSON.stringify({ stabilityMs: STABILITY_MS }));
     const dir = await folder('payroll-watched-');
     const header = `${CENSUS_HEADER}\r\n`;
@@ -47,8 +48,12 @@ describe('payroll-uploader watch: an export whose header is written before its r
       const exporter = await open(join(dir, 'census-2026-05-11.csv'), 'w');
       try {
         await exporter.write(header);
-        // The query runs: three stability waits, less than the five an empty file is given.
-        await new Promise((done) => setTimeout(done, 3 * STABILITY_MS));
+        const headerAt = performance.now();
+        // The query runs: three stability waits, less than the five an empty file is given. The watcher has looked at
+        // the header alone by then (unchanged for a stability wait) and said it waits on; with a stability wait of 1 s
+        // a loaded machine has 2 s to spare before the rows would come too late.
+        await eventually(() => (watch.stderr().includes('census-2026-05-11.csv holds only its first line so far') || undefined), 30_000);
+        await new Promise((done) => setTimeout(done, Math.max(0, 3 * STABILITY_MS - (performance.now() - headerAt))));
         await exporter.write(rows);
       } finally {
         await exporter.close();

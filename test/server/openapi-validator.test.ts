@@ -241,15 +241,22 @@ describe('the OpenAPI document against the running server', () => {
 
   it('lists the 503 of a stopping server on every operation, which answers it to every request', async () => {
     const stopping = await startTestServer();
-    const connections = await Promise.all(operationsOf(doc).map(async (op) => {
+    // The server's ends of the connections: what they have read is what the server has seen of each request.
+    const accepted: Socket[] = [];
+    stopping.app.server.on('connection', (socket: Socket) => accepted.push(socket));
+    const operations = operationsOf(doc);
+    const connections = await Promise.all(operations.map(async (op) => {
       // The request line arrives before the stop, the end of the head after it: not idle, so not closed at once.
       const connection = await openConnection(stopping.url);
       connection.socket.write(`${op.method.toUpperCase()} ${op.concrete} HTTP/1.1\r\nHost: x\r\n`);
       return { ...op, ...connection };
     }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Stopped only once the server has read every request line: a connection it has read nothing from yet is idle,
+    // and a stop closes an idle connection without an answer (a fixed wait was too short on a loaded machine).
+    await eventually(() => (accepted.length === operations.length && accepted.every((socket) => socket.bytesRead > 0) ? true : undefined));
     const stopped = stopping.stop();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The ends of the heads are sent once the stop has begun (the server no longer listens): they meet a stopping server.
+    await eventually(() => (stopping.app.server.listening ? undefined : true));
     for (const c of connections) c.socket.write('Content-Length: 0\r\n\r\n');
     for (const c of connections) {
       const response = await c.answer;

@@ -108,7 +108,9 @@ describe('start at login', () => {
     const autostart = { dir: path.join(dir, 'autostart'), exec: program };
     applyLoginItem(electronStandIn.app as never, true, 'linux', () => autostart);
     await execFileAsync('gio', ['launch', path.join(autostart.dir, AUTOSTART_FILE)]);
-    await vi.waitFor(async () => expect(await readFile(argvFile, 'utf8')).toBe(`${program}\n${HIDDEN_ARG}\n`), { timeout: 5_000 });
+    // gio returns once it has started the program, which then writes its arguments: on a loaded machine that can take
+    // seconds.
+    await vi.waitFor(async () => expect(await readFile(argvFile, 'utf8')).toBe(`${program}\n${HIDDEN_ARG}\n`), { timeout: 30_000, interval: 100 });
   });
 
   it('on Linux refuses a path the entry cannot name, with a message saying why', () => {
