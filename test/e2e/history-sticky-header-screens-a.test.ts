@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../electron/core/queue/journal';
 import type { UiApp } from '../helpers/ui-app';
-import { allAxeViolations } from './axe-kit';
+import { allAxeViolations, settled } from './axe-kit';
 import { firstRun, SCREENSHOTS, startWorld, type World } from './screens-a-kit';
 
 const FILES = 439;
@@ -78,7 +78,8 @@ describe('History: the column headings stay in sight over a long list (Chromium)
     await mkdir(SCREENSHOTS, { recursive: true });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(150);
+      // The headings' background moves to the scheme's in a transition: pictured and measured once it has.
+      await settled(page);
       await page.screenshot({ path: join(SCREENSHOTS, `history-sticky-headings-${scheme}.png`) });
       const now = await headings(page);
       expect(now, scheme).toEqual({ top: now.appHeaderBottom, appHeaderBottom: now.appHeaderBottom, drawnAtMiddle: 'File', opaque: true });

@@ -57,8 +57,10 @@ describe('Queue: all of why a file waits (Chromium)', () => {
     const row = (name: string) => list.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Details: ${name}` }) });
     for (const name of [SHORT, LONG]) await row(name).getByText(/^The client is not allowed to upload files/).waitFor({ timeout: 60_000 });
 
-    // The long name is cut short at its line's end: the badge, the buttons and two lines of the reason fit.
-    expect(await rowsCut(page)).toEqual([]);
+    // The long name is cut short at its line's end: the badge, the buttons and two lines of the reason fit. A row
+    // takes the height of its new step one render after it shows it (the list measures again in an effect), so this
+    // is asked until then, not at the moment the reason is first drawn.
+    await expect.poll(() => rowsCut(page), { timeout: 5_000 }).toEqual([]);
     await visit(page, 'queue-waiting-long-name');
 
     await row(LONG).getByRole('button', { name: `Details: ${LONG}` }).click();

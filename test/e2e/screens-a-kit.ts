@@ -14,6 +14,7 @@ import { launchBrowser, openPage } from '../helpers/browser';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { ROOT, startTestServer, TEST_CLIENT, type TestServer } from '../helpers/local-server';
 import { signIn, startUiApp, type UiApp } from '../helpers/ui-app';
+import { settled } from './axe-kit';
 
 export { TEST_CLIENT };
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screens-a');
@@ -114,11 +115,12 @@ export function signedInWorld(settings?: SettingsInput, pageScript?: (ui: UiApp)
 export async function visit(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   // A drawer still sliding in is half transparent: its picture shows the page through it and axe measures blends.
-  await page.waitForFunction(() => document.getAnimations()
-    .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 10_000 });
+  await settled(page);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(150);
+    // The switch of scheme starts the colours' transitions: axe measuring a contrast half-way (a loaded machine is
+    // still in them after any fixed wait) finds a colour of neither scheme.
+    await settled(page);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`), fullPage: true });
     expect(await seriousAxeViolations(page), `${name} in ${scheme}`).toEqual([]);
   }
@@ -142,6 +144,8 @@ export async function checkZoom(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 640, height: 430 });
   try {
     await page.waitForTimeout(200);
+    // What the narrow window set moving (the navigation folding away) has stopped before it is pictured and measured.
+    await settled(page);
     await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-zoom200-light.png`), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

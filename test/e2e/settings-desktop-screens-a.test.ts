@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contrast } from '../../renderer/test-kit/contrast';
+import { settled } from './axe-kit';
 import { checkZoom, desktopPreload, signedInWorld, visit } from './screens-a-kit';
 
 describe('Settings in the desktop app (Chromium, a stand-in for the preload)', () => {
@@ -20,6 +21,8 @@ describe('Settings in the desktop app (Chromium, a stand-in for the preload)', (
     // Off, its track stands out from the page and from its thumb (3:1, WCAG 1.4.11), in both schemes.
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
+      // The track's colour moves to the scheme's in a transition: measured at once, it is a blend of the two.
+      await settled(page);
       const colours = await section.locator('.mantine-Switch-track').evaluate((track) => ({
         track: getComputedStyle(track).backgroundColor,
         thumb: getComputedStyle(track.querySelector('.mantine-Switch-thumb') ?? track).backgroundColor,

@@ -364,6 +364,10 @@ describe('QueueScreen', () => {
     bridge.state.jobs[0]!.waitsFor = SANDBOX;
     bridge.emit('job', asEvent({ ...job, attempts: 2 }));
     bridge.emit('folder', watching);
+    // The events are applied after the batcher's interval and the queue fetched again: waited for, not given a fixed
+    // time that a loaded machine may not keep (the fetch's answer is drawn in a task of its own).
+    expect(await screen.findByText('Waiting for its service', undefined, { timeout: 10_000 })).toBeTruthy();
+    // And it stays so: nothing of what came before the switch puts the old step back.
     await afterFlush();
     await afterFlush();
     expect(screen.getByText('Waiting for its service')).toBeTruthy();
