@@ -36,8 +36,20 @@ describe('App', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
 
     await userEvent.type(await screen.findByRole('textbox', { name: 'Watched folder' }), '/srv/payroll/exports');
+    // Every state the Queue's folder header shows from the moment it opens.
+    const shown: string[] = [];
+    const states = ['Watching', 'Not watching'];
+    const seen = new MutationObserver(() => {
+      const now = [...document.querySelectorAll('main *')].find((node) => node.children.length === 0 && states.includes(node.textContent ?? ''));
+      if (now && shown.at(-1) !== now.textContent) shown.push(now.textContent ?? '');
+    });
+    seen.observe(document.body, { subtree: true, childList: true, characterData: true });
     await userEvent.click(screen.getByRole('button', { name: 'Start watching this folder' }));
     expect(await screen.findByRole('heading', { name: 'Queue', level: 2 })).toBeTruthy();
+    // It opens on the folder as the start left it: not "Not watching" first, which it would then announce as news.
+    await screen.findByText('Watching');
+    seen.disconnect();
+    expect(shown).toEqual(['Watching']);
     expect(bridge.state.settings.profiles.sandbox.baseUrl).toBe('https://sandbox.payroll.example');
     expect(bridge.state.folder).toEqual({ folder: '/srv/payroll/exports', state: 'watching' });
   });

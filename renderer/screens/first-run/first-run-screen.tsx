@@ -77,6 +77,9 @@ export function FirstRunScreen() {
     try {
       const state = await bridge.call('watch.start', {});
       if (state.state === 'missing') return t.folder.missing(folder, bridge.platform === 'desktop');
+      // The Queue opens on this state, not on the "stopped" one kept from saving the folder: it would say "Not
+      // watching", then "Watching" once the core's event came, and announce the change as news.
+      client.setQueryData(keyOf('watch.state', {}), state);
     } catch {
       // Told on the Queue (the folder's state and why).
     }
