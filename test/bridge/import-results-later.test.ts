@@ -1,33 +1,33 @@
 /**
  * A processing result that comes after the run that sent the import stopped (the app closed meanwhile, a
  * `watch --once` whose wait ran out) or that the run never asks for (`payroll-uploader send`) is asked for when the
- * queue opens next, and kept: History shows it then. Real local server over HTTP (its processing held back until the
- * first run stopped), a real `send` process, two engines one after the other on one real data folder, journal and
- * watched folder.
+ * queue opens next, and kept: History shows it then. Real local server over HTTP (a fault rule delays the processing
+ * of uploads until the test clears it, once the first run stopped), a real `send` process, two engines one after the
+ * other on one real data folder, journal and watched folder.
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearFaults, queuedImports, setFaults } from '../helpers/api-kit';
 import { runCli, uploaderEnv } from '../helpers/cli';
 import { censusRow, csvText, receiptRow } from '../helpers/csv-fixtures';
-import { TEST_CLIENT, eventually, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
+import { TEST_CLIENT, eventually, getToken, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
 import { callOk, startUiEngine, type UiEngine } from '../helpers/ui-engine';
 
 describe('import results that come after the run that sent them stopped', () => {
   let local: TestServer;
+  let token: string;
   let dataDir: string;
   let watched: string;
   const engines: UiEngine[] = [];
-  /** Imports the server was handed for processing while it was held back. */
-  const held: string[] = [];
-  let release: () => void = () => undefined;
 
   beforeAll(async () => {
     local = await startTestServer();
+    token = await getToken(local.url);
     [dataDir, watched] = await Promise.all([tempDir('payroll-results-later-data-'), tempDir('payroll-results-later-')]);
   });
   afterAll(async () => {
-    release();
+    if (local) await clearFaults(local.url, token);
     await Promise.all(engines.map((engine) => engine.stop()));
     await local?.stop();
     await Promise.all([dataDir, watched].map((dir) => rm(dir, { recursive: true, force: true })));
@@ -47,15 +47,9 @@ describe('import results that come after the run that sent them stopped', () => 
   };
 
   it('keeps, at the next start, the results of a batch and a file whose processing ended after the app closed', async () => {
-    // The server takes imports but does not process them until the first run has stopped.
-    const processor = local.ctx.processor;
-    const schedule = processor.schedule.bind(processor);
-    processor.schedule = (id) => void held.push(id);
-    release = () => {
-      processor.schedule = schedule;
-      for (const id of held.splice(0)) schedule(id);
-      release = () => undefined;
-    };
+    // The server takes uploads but does not process them until the first run has stopped (a delay of ten minutes, longer
+    // than the test, which clearing the rule ends). The batch is not delayed: no rule is on its path.
+    await setFaults(local.url, token, [{ pathPrefix: '/uploads/', processingDelayMs: 600_000 }]);
 
     // A batch sent by `payroll-uploader send`, which prints what the service said of the send and asks no result.
     const receipts = join(watched, '..', `${basename(watched)}-receipts.json`);
@@ -76,14 +70,15 @@ describe('import results that come after the run that sent them stopped', () => 
       const { items } = await callOk(first, 'jobs.query', { finished: true, text: 'census-late' });
       return items.find((item) => item.outcome === 'uploaded');
     }, 60_000);
-    expect(held).toHaveLength(1);
+    // The file is the one import held back.
+    expect(await queuedImports(local.url, token)).toHaveLength(1);
     // The file not processed while this run lasted: nothing kept.
     expect(uploaded).not.toHaveProperty('importResult');
     await first.stop();
     engines.splice(0);
 
     // The file processed once the app had closed; the next start asks for both results as its queue opens.
-    release();
+    await clearFaults(local.url, token);
     const next = await engineOnTheDataFolder();
     const batch = await eventually(async () => {
       const { items } = await callOk(next, 'batches.list', {});

@@ -3,13 +3,15 @@
  * it by the end of the wait, the file is not counted as done: it may have rows refused. `--once` says so, with where
  * to ask, and exits 4 (not 0, which a scheduled task reports as success). The wait is counted on the monotonic clock:
  * the computer's clock set forward meanwhile does not end it. Real `payroll-uploader` processes against a real local
- * server whose processing is held back (its imports stay QUEUED until the test lets them through), real files.
+ * server whose fault rule delays the processing of uploads (processingDelayMs: they stay QUEUED until the test clears
+ * the rule through the server's HTTP API), real files.
  */
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, uploaderEnv, type RunningCli } from '../helpers/cli';
-import { ROOT, eventually, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
+import { clearFaults, queuedImports, setFaults } from '../helpers/api-kit';
+import { ROOT, eventually, getToken, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
 
 const HOUR = 3_600_000;
@@ -17,11 +19,9 @@ const SHIM = join(ROOT, 'test/helpers/clock-skew.js');
 
 describe('payroll-uploader watch: a processing result not known in time', () => {
   let server: TestServer;
+  let token: string;
   let dirs: string[] = [];
   let running: RunningCli[] = [];
-  /** Imports the server was handed for processing while it was held back, in order. */
-  let held: string[] = [];
-  let release: () => void = () => undefined;
   const folder = async (prefix: string) => {
     const dir = await tempDir(prefix);
     dirs.push(dir);
@@ -34,10 +34,11 @@ describe('payroll-uploader watch: a processing result not known in time', () => 
 
   beforeAll(async () => {
     server = await startTestServer();
+    token = await getToken(server.url);
   });
   afterAll(() => server.stop());
   afterEach(async () => {
-    release();
+    await release();
     for (const cli of running) cli.child.kill('SIGKILL');
     await Promise.all(running.map((cli) => cli.exited));
     running = [];
@@ -45,18 +46,12 @@ describe('payroll-uploader watch: a processing result not known in time', () => 
     dirs = [];
   });
 
-  /** Holds the server's processing back: an import uploaded now stays QUEUED until `release`. */
-  const holdProcessing = () => {
-    const processor = server.ctx.processor;
-    const schedule = processor.schedule.bind(processor);
-    held = [];
-    processor.schedule = (id) => void held.push(id);
-    release = () => {
-      processor.schedule = schedule;
-      for (const id of held.splice(0)) schedule(id);
-      release = () => undefined;
-    };
-  };
+  /** Holds the server's processing back: a file uploaded now stays QUEUED (ten minutes, longer than any test) until `release`. */
+  const holdProcessing = () => setFaults(server.url, token, [{ pathPrefix: '/uploads/', processingDelayMs: 600_000 }]);
+  /** Clears the fault rule, which ends the wait of the imports it held: the server processes them now. */
+  const release = () => clearFaults(server.url, token);
+  /** The imports held back: those still QUEUED, oldest first. */
+  const held = () => queuedImports(server.url, token);
 
   /** A data folder (preflight off, quick to see a file finished) and a watched folder holding only `name`. */
   const setUp = async (name: string, extra: NodeJS.ProcessEnv = {}) => {
@@ -68,11 +63,12 @@ describe('payroll-uploader watch: a processing result not known in time', () => 
   };
 
   it('--once exits 4, saying the file was uploaded but its result is not known yet and where to ask for it', async () => {
-    holdProcessing();
+    await holdProcessing();
     const { env, dir } = await setUp('census-slow.csv', { PAYROLL_RESULT_WAIT_S: '2' });
     const res = await runCli(['watch', dir, '--base-url', server.url, '--once', '--env', 'local'], env);
-    expect(held, 'the file reached the server').toHaveLength(1);
-    const id = held[0] as string;
+    const queued = await held();
+    expect(queued, 'the file reached the server').toHaveLength(1);
+    const id = queued[0] as string;
     expect(res.code, res.stderr).toBe(4);
     expect(res.stderr).toContain(
       `result not known yet: census-slow.csv was uploaded (import ${id}), but the service had not finished processing it after 2 s, `
@@ -83,7 +79,7 @@ describe('payroll-uploader watch: a processing result not known in time', () => 
   }, 120_000);
 
   it('the wait is not ended by the computer\'s clock set forward: the result that comes after is shown', async () => {
-    holdProcessing();
+    await holdProcessing();
     const { env, dir } = await setUp('census-jump.csv', { PAYROLL_RESULT_WAIT_S: '600' });
     const skewFile = join(env.PAYROLL_DATA_DIR, 'skew');
     await writeFile(skewFile, '0');
@@ -92,7 +88,10 @@ describe('payroll-uploader watch: a processing result not known in time', () => 
     });
     running.push(cli);
     // Uploaded, and its result asked for (still QUEUED).
-    const id = await eventually(() => (held[0] !== undefined && asked(held[0]) > 0 ? held[0] : undefined), 60_000);
+    const id = await eventually(async () => {
+      const [first] = await held();
+      return first !== undefined && asked(first) > 0 ? first : undefined;
+    }, 60_000);
     await writeFile(skewFile, String(2 * HOUR));
     // Asked twice more since (the clock's jump has been seen by then: the shim looks at its file every 50 ms), or the
     // run is over: a wait ended by the jump asks no more.
@@ -100,7 +99,7 @@ describe('payroll-uploader watch: a processing result not known in time', () => 
     void cli.exited.then(() => (over = true));
     const before = asked(id);
     await eventually(() => (over || asked(id) >= before + 2 ? true : undefined), 30_000);
-    release();
+    await release();
     expect(await cli.exited, cli.stderr()).toBe(0);
     expect(cli.events.find((e) => e.event === 'import')?.data).toMatchObject({ id, status: 'PROCESSED', acceptedRecords: 2, rejectedRecords: 0 });
     expect(cli.events.some((e) => e.event === 'importUnknown')).toBe(false);

@@ -34,3 +34,16 @@ export async function setFaults(url: string, token: string, rules: unknown[]): P
   });
   if (!res.ok) throw new Error(`PUT /local/v1/faults: ${res.status} ${await res.text()}`);
 }
+
+/** Clears the server's fault rules of the token's client through its HTTP API (which also ends the waits of imports they delayed). */
+export async function clearFaults(url: string, token: string): Promise<void> {
+  const res = await fetch(`${url}/local/v1/faults`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  if (res.status !== 204) throw new Error(`DELETE /local/v1/faults: ${res.status} ${await res.text()}`);
+}
+
+/** The ids of the token's client's imports that are QUEUED now, oldest first, through the server's HTTP API. */
+export async function queuedImports(url: string, token: string): Promise<string[]> {
+  const res = await fetch(`${url}/local/v1/imports?status=QUEUED`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`GET /local/v1/imports: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }[]).map((row) => row.id).reverse();
+}

@@ -16,6 +16,7 @@ import { PRIVATE_FILE_MODE } from '../../lib/private-files';
 import { isDiskFull } from '../../lib/sqlite-codes';
 import { BODY_STALL_MS } from '../http/body-stall';
 import { HttpError } from '../http/http-error';
+import { processingHold } from '../local/faults';
 import type { FileRow } from './files-repo';
 import { getFile, markUploaded } from './files-repo';
 import { isoOfUnix } from './submission-route';
@@ -228,7 +229,7 @@ export function uploadRoute(ctx: ServerContext) {
           // The address closed while the body arrived (a newer grant replaced it): answered as a new request would be.
           throw refusalOf(getFile(ctx.db, file.id) ?? { ...file, status: 'SUPERSEDED' });
         }
-        ctx.processor.schedule(file.import_id);
+        ctx.processor.schedule(file.import_id, undefined, processingHold(request, file.client_id));
         return reply.code(200).header('ETag', `"${md5}"`).send({ importId: file.import_id, status: 'QUEUED', size, checksum: md5 });
       } catch (error) {
         // The temporary file, when the rename into place failed.

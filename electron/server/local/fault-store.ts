@@ -1,6 +1,8 @@
 /**
  * The fault rules of one running server, kept in memory per client: a client's rules affect only requests made
  * with its own credentials (its token, its Basic id, its upload addresses). A restart always starts without faults.
+ * Setting or clearing a client's rules ends the holds its processingDelayMs rules put on its imports (faults.ts):
+ * they belong to the rules that were in force, so a client that clears its rules sees its imports processed.
  */
 import type { ServerContext } from '../context';
 import type { FaultRule } from './local-schemas';
@@ -20,22 +22,23 @@ const stores = new WeakMap<ServerContext, FaultStore>();
 
 export const isLocalPath = (path: string) => path === '/local/v1' || path.startsWith('/local/v1/');
 
-function createFaultStore(): FaultStore {
+function createFaultStore(changed: (clientId?: string) => void): FaultStore {
   // Per client: the rules as given, and longest prefix first so the most specific rule wins.
   const rules = new Map<string, { given: FaultRule[]; byLength: FaultRule[] }>();
   return {
     list: (clientId) => (rules.get(clientId)?.given ?? []).map((r) => ({ ...r })),
     replace(clientId, next) {
-      if (next.length === 0) {
-        rules.delete(clientId);
-        return;
+      if (next.length === 0) rules.delete(clientId);
+      else {
+        const given = next.map((r) => ({ ...r }));
+        rules.set(clientId, { given, byLength: [...given].sort((a, b) => b.pathPrefix.length - a.pathPrefix.length) });
       }
-      const given = next.map((r) => ({ ...r }));
-      rules.set(clientId, { given, byLength: [...given].sort((a, b) => b.pathPrefix.length - a.pathPrefix.length) });
+      changed(clientId);
     },
     clear(clientId) {
       if (clientId === undefined) rules.clear();
       else rules.delete(clientId);
+      changed(clientId);
     },
     empty: () => rules.size === 0,
     match(clientId, path) {
@@ -50,7 +53,7 @@ function createFaultStore(): FaultStore {
 export function faultStore(ctx: ServerContext): FaultStore {
   let store = stores.get(ctx);
   if (!store) {
-    store = createFaultStore();
+    store = createFaultStore((clientId) => ctx.processor.release(clientId));
     stores.set(ctx, store);
   }
   return store;

@@ -41,7 +41,11 @@ describe('fault rules', () => {
     [[{ pathPrefix: '/x', latencyMs: 1.5 }], /latencyMs must be a whole number/],
     [[{ pathPrefix: '/x', latencyMs: 60_001 }], /latencyMs must be a whole number/],
     [[{ pathPrefix: '/x', errorRate: 1, errorStatus: 502 }], /errorStatus must be 500 or 503/],
-    [[{ pathPrefix: '/x' }], /at least one of latencyMs, errorRate, dropRate/],
+    [[{ pathPrefix: '/x', processingDelayMs: -1 }], /^\[0\]\.processingDelayMs: processingDelayMs must be a whole number from 0 to 600000$/],
+    [[{ pathPrefix: '/x', processingDelayMs: 1.5 }], /processingDelayMs must be a whole number from 0 to 600000/],
+    [[{ pathPrefix: '/x', processingDelayMs: 600_001 }], /processingDelayMs must be a whole number from 0 to 600000/],
+    [[{ pathPrefix: '/x', processingDelayMs: '1500' }], /processingDelayMs must be a whole number from 0 to 600000/],
+    [[{ pathPrefix: '/x' }], /at least one of latencyMs, errorRate, dropRate, processingDelayMs/],
     [[{ pathPrefix: '/x', errorRate: 1, typo: 1 }], /unknown field\(s\): typo/],
     [[{ pathPrefix: '/x', errorRate: 1 }, { pathPrefix: '/x', dropRate: 1 }], /each pathPrefix may appear only once/],
     // Rules match the path alone: a query or fragment in the prefix would make a rule that never fires.

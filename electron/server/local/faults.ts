@@ -4,17 +4,37 @@
  * the rules set through /local/v1/faults. /local/v1 itself is never faulted, so faults can always be cleared.
  * Rules belong to the client that set them and apply only to its own requests: those bearing its token,
  * its token requests (by the Basic id) and uploads to addresses granted to it.
+ *
+ * A rule's processingDelayMs is not applied here: the hook leaves it on the request, and the routes that accept an
+ * import (import-routes.ts, upload-route.ts) hand the processor a hold with it (processingHold). Without rules the
+ * request carries nothing, so those routes pay a property read, no more.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerClaims } from '../auth/bearer';
 import type { ServerContext } from '../context';
+import type { ProcessingHold } from '../processing/processor';
 import { getFile } from '../files/files-repo';
 import { routedPath } from '../http/routed-path';
 import { HttpError } from '../http/http-error';
 import { faultStore } from './fault-store';
 import { noteDropped } from './request-log';
 import { collectRoutes } from './route-catalog';
+
+declare module 'fastify' {
+  // Declaration merging needs an interface here.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    /** Set only when a fault rule with a processingDelayMs (over 0) matched the request. */
+    processingDelayMs?: number;
+  }
+}
+
+/** The hold of an import that `request` created for `clientId`, when a fault rule delays its processing. */
+export function processingHold(request: FastifyRequest, clientId: string): ProcessingHold | undefined {
+  const delay = request.processingDelayMs;
+  return delay === undefined ? undefined : { until: performance.now() + delay, clientId };
+}
 
 /**
  * Whose request this is, as far as fault rules go (unverified Basic ids only fault the sender's own request).
@@ -57,5 +77,6 @@ export function installFaults(app: FastifyInstance, ctx: ServerContext): void {
     if (rule.errorRate !== undefined && Math.random() < rule.errorRate) {
       throw new HttpError(rule.errorStatus ?? 503, [`injected fault: the fault rule for ${rule.pathPrefix} failed this request`]);
     }
+    if (rule.processingDelayMs) request.processingDelayMs = rule.processingDelayMs;
   });
 }

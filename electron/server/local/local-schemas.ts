@@ -80,6 +80,12 @@ const rate = (name: string) =>
 
 export const FAULT_STATUSES = [500, 503] as const;
 export const MAX_FAULT_LATENCY_MS = 60_000;
+export const MAX_PROCESSING_DELAY_MS = 600_000;
+
+const wholeMs = (name: string, max: number) => {
+  const message = `${name} must be a whole number from 0 to ${max}`;
+  return z.number({ error: message }).int(message).min(0, message).max(max, message);
+};
 
 /**
  * A rule's path prefix as rules match it: against the request's path alone, percent-decoded as the router reads it
@@ -105,19 +111,20 @@ export const faultRuleSchema = z.strictObject(
     pathPrefix: faultPathPrefix.describe('applies to every request whose path starts with it, except /local/v1/*. Rules match the path '
       + 'alone, percent-decoded: the prefix is decoded the same way, and stored and answered decoded (/law/api/v1/%63ensus is '
       + '/law/api/v1/census); a malformed percent-encoding is a 400, and so is a ? or # (a query or fragment, which no path holds)'),
-    latencyMs: z.number({ error: `latencyMs must be a whole number from 0 to ${MAX_FAULT_LATENCY_MS}` })
-      .int(`latencyMs must be a whole number from 0 to ${MAX_FAULT_LATENCY_MS}`)
-      .min(0, `latencyMs must be a whole number from 0 to ${MAX_FAULT_LATENCY_MS}`)
-      .max(MAX_FAULT_LATENCY_MS, `latencyMs must be a whole number from 0 to ${MAX_FAULT_LATENCY_MS}`)
-      .optional().describe('delay before the request is handled'),
+    latencyMs: wholeMs('latencyMs', MAX_FAULT_LATENCY_MS).optional().describe('delay before the request is handled'),
     errorRate: rate('errorRate').optional().describe('share of requests answered with errorStatus and the error body; 1 always'),
     errorStatus: z.union(FAULT_STATUSES.map((s) => z.literal(s)), { error: 'errorStatus must be 500 or 503' }).optional()
       .describe('status of injected errors; default 503'),
     dropRate: rate('dropRate').optional().describe('share of connections destroyed without an answer; 1 always'),
+    processingDelayMs: wholeMs('processingDelayMs', MAX_PROCESSING_DELAY_MS).optional().describe(
+      'an import created by a matching request (a census or receipt POST, an upload\'s PUT) stays QUEUED at least this long after '
+      + 'it was accepted; imports are processed in arrival order, so every import accepted after it waits behind it. Setting '
+      + 'or clearing the client\'s rules ends these waits at once; a restart does not keep them',
+    ),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'each rule must be an object') },
-).refine((r) => r.latencyMs !== undefined || r.errorRate !== undefined || r.dropRate !== undefined, {
-  error: 'a rule needs at least one of latencyMs, errorRate, dropRate',
+).refine((r) => r.latencyMs !== undefined || r.errorRate !== undefined || r.dropRate !== undefined || r.processingDelayMs !== undefined, {
+  error: 'a rule needs at least one of latencyMs, errorRate, dropRate, processingDelayMs',
 });
 export type FaultRule = z.output<typeof faultRuleSchema>;
 

@@ -163,7 +163,7 @@ const RULES: Partial<Record<SchemaName, Rules>> = {
       createdAt: { description: 'UTC written YYYY-MM-DDTHH:MM:SS, without zone designator' },
     },
   },
-  FaultRule: { description: 'At least one of latencyMs, errorRate, dropRate. /local/v1 is never faulted; the longest matching pathPrefix wins.' },
+  FaultRule: { description: 'At least one of latencyMs, errorRate, dropRate, processingDelayMs. /local/v1 is never faulted; the longest matching pathPrefix wins.' },
   FaultRules: { description: 'At most 100 rules, each pathPrefix once. PUT replaces all rules.' },
   WebhookRegistration: {
     omit: { url: ['format', 'maxLength'] },

@@ -8,6 +8,10 @@
  * than processing a small batch. Their QUEUED -> PROCESSING -> PROCESSED steps are therefore
  * committed together; an uploaded file is PROCESSING while it streams. A route hands over the row
  * it has just written, so the processor never reads it back.
+ *
+ * An import may be held back (a fault rule's processingDelayMs, local/faults.ts): it is not processed before its
+ * time, and, imports being processed in arrival order, neither is any import behind it. A timer goes on at that
+ * time; `release` ends a client's holds earlier (its fault rules were set or cleared).
  */
 import type { Logger } from '../../lib/logger';
 import type { Db } from '../db/database';
@@ -15,12 +19,17 @@ import type { GroupCommit } from '../db/group-commit';
 import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
 import { finishImport, getImport, setImportStatus, unfinishedImports } from '../db/imports-repo';
 
+/** Holds an import back until `until` (on the performance.now() clock, which a change of the computer's clock does not move). */
+export type ProcessingHold = { until: number; clientId: string };
+
 export type Processor = {
-  /** Queues an import; `row` is the row as just written (it is then not read back). */
-  schedule(importId: string, row?: ImportRow): void;
+  /** Queues an import; `row` is the row as just written (it is then not read back); `hold` keeps it (and so every later import) waiting. */
+  schedule(importId: string, row?: ImportRow, hold?: ProcessingHold): void;
+  /** Ends the holds of a client's imports, or of every client's when none is named: they are processed now, in order. */
+  release(clientId?: string): void;
   /** Resumes imports left QUEUED or PROCESSING by an earlier run. */
   resume(): void;
-  /** Resolves when nothing is queued or running. */
+  /** Resolves when nothing is queued or running, save imports waiting for the end of a hold (and those behind them). */
   idle(): Promise<void>;
   /** Whether nothing is queued or running now: an import received now may then be processed at once, in order. */
   isIdle(): boolean;
@@ -45,7 +54,10 @@ export function createProcessor(deps: ProcessorDeps): Processor {
   const queue: string[] = [];
   const queued = new Set<string>();
   const handed = new Map<string, ImportRow>();
+  const holds = new Map<string, ProcessingHold>();
   let running: Promise<void> | undefined;
+  /** Goes on when the hold of the import at the head of the queue ends. */
+  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
   const pending = (id: string) => {
@@ -84,15 +96,22 @@ export function createProcessor(deps: ProcessorDeps): Processor {
   const take = () => {
     const id = queue.shift() as string;
     queued.delete(id);
+    holds.delete(id);
     return id;
+  };
+
+  /** How long the import at the head of the queue must still wait; 0 when it may be processed now. */
+  const headWait = () => {
+    const hold = queue.length > 0 ? holds.get(queue[0] as string) : undefined;
+    return hold ? Math.max(0, hold.until - performance.now()) : 0;
   };
 
   async function drain(): Promise<void> {
     try {
-      while (queue.length > 0 && !stopped) {
+      while (queue.length > 0 && !stopped && headWait() === 0) {
         const json: ImportRow[] = [];
         let file: ImportRow | undefined;
-        while (queue.length > 0 && json.length < JSON_GROUP && !file) {
+        while (queue.length > 0 && json.length < JSON_GROUP && !file && headWait() === 0) {
           const row = pending(take());
           if (row?.source === 'json') json.push(row);
           else if (row) file = row;
@@ -107,7 +126,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
       logger.error(`processing stopped on an unexpected error, the next start resumes it: ${(error as Error).stack ?? String(error)}`);
     } finally {
       running = undefined;
-      if (queue.length > 0 && !stopped) kick();
+      if (!stopped) next();
     }
   }
 
@@ -115,13 +134,29 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
   };
 
+  /** Goes on with the queue now, or once the hold of its head ends (a timer, never a busy loop). */
+  const next = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (queue.length === 0) return;
+    const wait = headWait();
+    if (wait === 0) kick();
+    else timer = setTimeout(next, wait);
+  };
+
   return {
-    schedule(importId, row) {
+    schedule(importId, row, hold) {
       if (stopped || queued.has(importId)) return;
       queue.push(importId);
       queued.add(importId);
       if (row) handed.set(importId, row);
-      kick();
+      if (hold) holds.set(importId, hold);
+      // Behind a held import, nothing is to be done before its hold ends: the timer set for it goes on then.
+      if (timer === undefined) kick();
+    },
+    release(clientId) {
+      for (const [id, hold] of holds) if (clientId === undefined || hold.clientId === clientId) holds.delete(id);
+      if (!stopped && running === undefined) next();
     },
     resume() {
       for (const row of unfinishedImports(db)) this.schedule(row.id);
@@ -132,9 +167,12 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     isIdle: () => !stopped && queue.length === 0 && running === undefined,
     async stop() {
       stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
       queue.length = 0;
       queued.clear();
       handed.clear();
+      holds.clear();
       await running;
     },
   };

@@ -10,6 +10,7 @@ import { MAX_KEPT_ERRORS, insertFinishedImport, insertImport, payloadToStore, to
 import { rawJsonBody } from '../http/json-body';
 import { processJsonBatch } from '../processing/json-batches';
 import { HttpError } from '../http/http-error';
+import { processingHold } from '../local/faults';
 
 function repeats<T>(records: T[], key: (r: T) => string, describe: (r: T) => string): string[] {
   const first = new Map<string, number>();
@@ -113,7 +114,8 @@ export function importRoutes(ctx: ServerContext) {
 
           const id = randomUUID();
           const clientId = request.clientId as string;
-          const inlineAllowed = records.length <= INLINE_MAX_RECORDS;
+          // A batch a fault rule holds back (processingDelayMs) waits in the queue like a large one.
+          const inlineAllowed = records.length <= INLINE_MAX_RECORDS && request.processingDelayMs === undefined;
           // A batch that will wait for the processor is kept as sent (no second serialisation), deflated off the event loop.
           const raw = asSent ? rawJsonBody(request) : undefined;
           const prepared = inlineAllowed ? undefined : await payloadToStore(raw ?? JSON.stringify(records));
@@ -143,7 +145,7 @@ export function importRoutes(ctx: ServerContext) {
             ctx.processor.schedule(id, {
               id, client_id: clientId, kind, source: 'json', file_name: null, status: 'QUEUED', records: records.length,
               accepted: 0, rejected: 0, errors: '[]', reason: null, payload: null, received_at: receivedAt, processed_at: null, parsed: records,
-            });
+            }, processingHold(request, clientId));
           }
           const body: ImportCreated = { id, status: 'QUEUED', records: records.length, receivedAt };
           return reply.code(201).header('Location', `/local/v1/imports/${id}`).send(body);
