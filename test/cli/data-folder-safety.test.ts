@@ -164,7 +164,9 @@ describe('payroll-uploader watch and its data folder', () => {
     const watched = await folder();
     const watch = startCli(['watch', watched, '--base-url', server.url, '--json'], envOf(dataDir));
     try {
-      await eventually(() => stat(join(dataDir, 'upload-queue.lock')).catch(() => undefined), 30_000);
+      // Running: its folder watched, so its journal is open (removed while the lock alone was there, the journal's
+      // opening says so in its own words: "the data folder … of the upload journal … was removed while the uploader ran").
+      await eventually(() => watch.events.find((e) => e.event === 'folder' && e.data.state === 'watching'), 30_000);
       await rm(dataDir, { recursive: true, force: true });
       expect(await watch.exited).toBe(1);
       const said = watch.events.filter((e) => e.event === 'error').map((e) => (e.data as { message: string }).message);
@@ -182,7 +184,8 @@ describe('payroll-uploader watch and its data folder', () => {
     const journal = join(dataDir, 'upload-queue.sqlite');
     const watch = startCli(['watch', watched, '--base-url', server.url, '--json'], envOf(dataDir));
     try {
-      await eventually(() => stat(join(dataDir, 'upload-queue.lock')).catch(() => undefined), 30_000);
+      // Running, its journal open (deleted before it was made, there would be nothing to lose yet).
+      await eventually(() => watch.events.find((e) => e.event === 'folder' && e.data.state === 'watching'), 30_000);
       await Promise.all(['', '-wal', '-shm'].map((end) => rm(`${journal}${end}`, { force: true })));
       expect(await watch.exited).toBe(1);
       const said = watch.events.filter((e) => e.event === 'error').map((e) => (e.data as { message: string }).message);
