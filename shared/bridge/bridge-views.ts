@@ -320,10 +320,7 @@ export const faultRuleViewSchema = z.strictObject({
   errorRate: z.number().min(0).max(1).optional(),
   errorStatus: z.union([z.literal(500), z.literal(503)]).optional(),
   dropRate: z.number().min(0).max(1).optional(),
-  /**
-   * Set over the server's HTTP API (the Local server screen has no field for it): listed, and kept when the screen
-   * saves the rules, so a screen's save does not end the delay it did not show.
-   */
+  /** How long an import a matching request creates stays QUEUED (docs/local-server.md, Fault injection). */
   processingDelayMs: z.number().int().min(0).max(600_000).optional(),
 });
 export type FaultRuleView = z.infer<typeof faultRuleViewSchema>;

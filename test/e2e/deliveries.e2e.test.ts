@@ -1,15 +1,18 @@
 /**
  * End to end in Debian's Chromium: the Local server screen registers a real webhook receiver that refuses the first
  * try; after a batch is sent, the Deliveries screen shows the failed try and the retry that got through, without a
- * reload. A fault rule added on the Local server screen makes the server answer 503, seen in its request log.
+ * reload. A fault rule added on the Local server screen makes the server answer 503, seen in its request log; another
+ * with a processing delay keeps a census batch QUEUED until the rules are removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, eventually, getToken } from '../helpers/local-server';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { checkZoom } from './screens-a-kit';
 import { allAxeViolations } from './axe-kit';
 import { openScreen, screenshots, startScreensWorld, type ScreensWorld } from './screens-b-kit';
 
 type LocalServerState = { running: boolean; url?: string };
+type ImportStatus = { status: string; acceptedRecords?: number };
 
 describe('Deliveries and the local server in Chromium', () => {
   let world: ScreensWorld;
@@ -25,6 +28,13 @@ describe('Deliveries and the local server in Chromium', () => {
     await world?.close();
     await receiver?.close();
   });
+
+  /** The embedded server's address and a token of the app's own client: fault rules apply to its traffic only. */
+  const appClient = async () => {
+    const { url } = await world.bridge<LocalServerState>('localServer.state');
+    const { clientId, clientSecret } = await world.bridge<{ clientId: string; clientSecret: string }>('localServer.credentials');
+    return { url: url!, token: await getToken(url!, { id: clientId, secret: clientSecret }) };
+  };
 
   it('registers the webhook on the Local server screen, with the client credentials to copy', async () => {
     const { page } = world;
@@ -100,17 +110,10 @@ describe('Deliveries and the local server in Chromium', () => {
     await faults.getByRole('button', { name: 'Add rule' }).click();
     const rule = faults.getByRole('table', { name: 'Fault rules' }).getByRole('row').filter({ hasText: '/law/api/v1/payroll-submissions' });
     await rule.waitFor();
-    expect((await rule.getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['100 %', '503']);
+    expect((await rule.getByRole('cell').allTextContents()).slice(0, 5)).toEqual(['—', '100 %', '503', '—', '—']);
 
-    // Fault rules apply to the calling client's traffic only: the request is the app's own client's.
-    const { url } = await world.bridge<LocalServerState>('localServer.state');
-    const { clientId, clientSecret } = await world.bridge<{ clientId: string; clientSecret: string }>('localServer.credentials');
-    const token = await fetch(`${url!}/oauth/v1/access-token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-    }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
-    const answer = await fetch(`${url!}/law/api/v1/payroll-submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const { url, token } = await appClient();
+    const answer = await fetch(`${url}/law/api/v1/payroll-submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(answer.status).toBe(503);
     const log = page.getByRole('table', { name: 'Requests, newest first' });
     await log.getByRole('row').filter({ hasText: '/law/api/v1/payroll-submissions' }).filter({ hasText: '503' }).waitFor({ timeout: 30_000 });
@@ -123,4 +126,45 @@ describe('Deliveries and the local server in Chromium', () => {
     expect(await world.bridge('localServer.faults.list')).toEqual({ rules: [] });
     expect(world.errors).toEqual([]);
   }, 120_000);
+
+  it('keeps a census batch QUEUED under a processing delay rule until the rules are removed', async () => {
+    const { page } = world;
+    await openScreen(page, 'Local server');
+    const faults = page.getByRole('region', { name: 'Fault injection' });
+    await faults.getByText('No fault rules: the local server answers normally.').waitFor();
+    await faults.getByRole('textbox', { name: 'Path starts with' }).fill('/law/api/v1/census');
+    await faults.getByRole('textbox', { name: 'Processing delay (ms)' }).fill('600000');
+    await faults.getByRole('button', { name: 'Add rule' }).click();
+    const rule = faults.getByRole('table', { name: 'Fault rules' }).getByRole('row').filter({ hasText: '/law/api/v1/census' });
+    await rule.waitFor();
+    expect((await rule.getByRole('cell').allTextContents()).slice(0, 5)).toEqual(['—', '—', '—', '—', '600000']);
+    expect(await world.bridge('localServer.faults.list')).toEqual({ rules: [{ pathPrefix: '/law/api/v1/census', processingDelayMs: 600_000 }] });
+
+    // The app's own batch: a batch this small is otherwise processed in the very write that records it.
+    const sent = await world.bridge<{ ok: boolean; importId: string }>('batches.send', {
+      kind: 'census',
+      records: [{ lastName: 'Adeyemi', firstName: 'Tola', employeeRegistration: 'D-2', hireDate: '2026-03-02', employeeStatus: 'ACTIVE' }],
+    });
+    expect(sent.ok).toBe(true);
+    const { url, token } = await appClient();
+    const status = async () => {
+      const answer = await api(url, token, 'GET', `/local/v1/imports/${sent.importId}`);
+      expect(answer.status).toBe(200);
+      return answer.body as ImportStatus;
+    };
+    expect((await status()).status).toBe('QUEUED');
+    await screenshots(page, 'local-server-processing-delay');
+    await checkZoom(page, 'local-server-processing-delay');
+    expect(await allAxeViolations(page)).toEqual([]);
+    expect((await status()).status).toBe('QUEUED');
+
+    await faults.getByRole('button', { name: 'Remove all rules' }).click();
+    await faults.getByText('No fault rules: the local server answers normally.').waitFor();
+    const done = await eventually(async () => {
+      const now = await status();
+      return now.status === 'QUEUED' || now.status === 'PROCESSING' ? undefined : now;
+    }, 60_000);
+    expect(done).toMatchObject({ status: 'PROCESSED', acceptedRecords: 1 });
+    expect(world.errors).toEqual([]);
+  }, 180_000);
 });

@@ -1,4 +1,7 @@
-/** Fault injection: rules that slow down, fail or drop requests whose path starts with a prefix. */
+/**
+ * Fault injection: rules that slow down, fail or drop requests whose path starts with a prefix, or hold back the
+ * processing of the imports those requests create (processingDelayMs).
+ */
 import { Button, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { FaultRuleView } from '../../../shared/bridge';
@@ -8,7 +11,7 @@ import { localServerText } from './local-server-text';
 import { Section } from './section';
 
 const t = localServerText.faults;
-const EMPTY = { pathPrefix: '/law/api/v1/', latencyMs: '', errorRate: '', errorStatus: '503', dropRate: '' };
+const EMPTY = { pathPrefix: '/law/api/v1/', latencyMs: '', errorRate: '', errorStatus: '503', dropRate: '', processingDelayMs: '' };
 type Draft = typeof EMPTY;
 type DraftErrors = Partial<Record<keyof Draft | 'form', string>>;
 
@@ -33,7 +36,9 @@ export function ruleOfDraft(draft: Draft): { rule: FaultRuleView } | { errors: D
   const latencyMs = whole(draft.latencyMs, 'latencyMs', 60_000);
   const errorRate = rate(draft.errorRate, 'errorRate');
   const dropRate = rate(draft.dropRate, 'dropRate');
-  if (Object.keys(errors).length === 0 && latencyMs === undefined && errorRate === undefined && dropRate === undefined) {
+  const processingDelayMs = whole(draft.processingDelayMs, 'processingDelayMs', 600_000);
+  const effects = [latencyMs, errorRate, dropRate, processingDelayMs];
+  if (Object.keys(errors).length === 0 && effects.every((effect) => effect === undefined)) {
     errors.form = t.needsEffect;
   }
   if (Object.keys(errors).length > 0) return { errors };
@@ -43,6 +48,7 @@ export function ruleOfDraft(draft: Draft): { rule: FaultRuleView } | { errors: D
       ...(latencyMs !== undefined ? { latencyMs } : {}),
       ...(errorRate !== undefined ? { errorRate, errorStatus: Number(draft.errorStatus) as 500 | 503 } : {}),
       ...(dropRate !== undefined ? { dropRate } : {}),
+      ...(processingDelayMs !== undefined ? { processingDelayMs } : {}),
     },
   };
 }
@@ -77,7 +83,7 @@ export function FaultsSection() {
       {faults.error && <ErrorAlert error={faults.error} />}
       {faults.isSuccess && rules.length === 0 && <Text size="sm">{t.none}</Text>}
       {rules.length > 0 && (
-        <Table.ScrollContainer minWidth={620}>
+        <Table.ScrollContainer minWidth={760}>
           <Table withTableBorder captionSide="top" verticalSpacing={4}>
             <Table.Caption>{t.caption}</Table.Caption>
             <Table.Thead>
@@ -87,6 +93,7 @@ export function FaultsSection() {
                 <Table.Th scope="col">{t.errorRate}</Table.Th>
                 <Table.Th scope="col">{t.errorStatus}</Table.Th>
                 <Table.Th scope="col">{t.dropRate}</Table.Th>
+                <Table.Th scope="col">{t.processingDelayMs}</Table.Th>
                 <Table.Th scope="col">{t.actions}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -98,6 +105,7 @@ export function FaultsSection() {
                   <Table.Td>{percentText(r.errorRate)}</Table.Td>
                   <Table.Td>{r.errorRate !== undefined ? (r.errorStatus ?? 503) : t.none_}</Table.Td>
                   <Table.Td>{percentText(r.dropRate)}</Table.Td>
+                  <Table.Td>{r.processingDelayMs ?? t.none_}</Table.Td>
                   <Table.Td>
                     <Button size="compact-sm" variant="subtle" color="red" aria-label={t.removeRule(r.pathPrefix)} onClick={() => remove(r.pathPrefix)}>{t.remove}</Button>
                   </Table.Td>
@@ -109,12 +117,13 @@ export function FaultsSection() {
       )}
       <form onSubmit={add} noValidate aria-label={t.add}>
         <Stack gap="sm">
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
             <TextInput label={t.pathPrefix} {...field('pathPrefix')} />
             <TextInput label={t.latencyMs} inputMode="numeric" {...field('latencyMs')} />
             <TextInput label={t.errorRate} inputMode="decimal" {...field('errorRate')} />
             <NativeSelect label={t.errorStatus} data={['503', '500']} {...field('errorStatus')} />
             <TextInput label={t.dropRate} inputMode="decimal" {...field('dropRate')} />
+            <TextInput label={t.processingDelayMs} inputMode="numeric" {...field('processingDelayMs')} />
           </SimpleGrid>
           {errors.form && <Text size="sm" c="red" role="alert">{errors.form}</Text>}
           <Group>

@@ -11,11 +11,11 @@ import { LocalServerScreen } from './local-server-screen';
 
 const SECRET = 'local-secret-0123456789';
 
-function localBridge(running = false) {
+function localBridge(running = false, listed: FaultRuleView[] = []) {
   const bridge = createMemoryBridge();
   let state: LocalServerState = running ? { running: true, url: 'http://127.0.0.1:45678', port: 45678, clientId: 'payroll-uploader-local' } : { running: false };
   let webhook: WebhookView = { url: null, secretSet: false };
-  let rules: FaultRuleView[] = [];
+  let rules = listed;
   const log: RequestLogEntryView[] = [
     { id: 1, at: '2026-11-22T10:00:00.000Z', method: 'POST', path: '/oauth/v1/access-token', status: 200, ms: 12 },
     { id: 2, at: '2026-11-22T10:00:01.000Z', method: 'POST', path: '/law/api/v1/census', status: 201, ms: 30 },
@@ -139,7 +139,7 @@ describe('LocalServerScreen', () => {
     const faults = await screen.findByRole('region', { name: 'Fault injection' });
     await within(faults).findByText('No fault rules: the local server answers normally.');
     await user.click(within(faults).getByRole('button', { name: 'Add rule' }));
-    expect(within(faults).getByRole('alert').textContent).toBe('Give a delay, an error rate or a drop rate.');
+    expect(within(faults).getByRole('alert').textContent).toBe('Give a delay, an error rate, a drop rate or a processing delay.');
 
     const prefix = within(faults).getByRole('textbox', { name: 'Path starts with' });
     await user.clear(prefix);
@@ -148,11 +148,69 @@ describe('LocalServerScreen', () => {
     await user.type(within(faults).getByRole('textbox', { name: 'Delay (ms)' }), '250');
     await user.click(within(faults).getByRole('button', { name: 'Add rule' }));
     const table = await within(faults).findByRole('table', { name: 'Fault rules' });
-    expect(within(table).getAllByRole('cell').map((c) => c.textContent).slice(0, 4)).toEqual(['250', '100 %', '503', '—']);
+    expect(within(table).getAllByRole('cell').map((c) => c.textContent).slice(0, 5)).toEqual(['250', '100 %', '503', '—', '—']);
     expect(bridge.calls.filter((c) => c.method === 'localServer.faults.set').at(-1)?.request)
       .toEqual({ rules: [{ pathPrefix: '/law/api/v1/census', latencyMs: 250, errorRate: 1, errorStatus: 503 }] });
 
     await user.click(within(faults).getByRole('button', { name: 'Remove the rule for /law/api/v1/census' }));
     await waitFor(() => expect(within(faults).queryByRole('table')).toBeNull());
+  });
+
+  it('adds a rule whose only effect is a processing delay, after refusing one that is not a whole number up to 600000', async () => {
+    const { bridge } = localBridge(true);
+    renderScreen(<LocalServerScreen />, bridge);
+    const user = userEvent.setup();
+    const faults = await screen.findByRole('region', { name: 'Fault injection' });
+    await within(faults).findByText('No fault rules: the local server answers normally.');
+    expect(within(faults).getByText(/keeps the import it creates .* QUEUED for at least that long/)).toBeTruthy();
+    const prefix = within(faults).getByRole('textbox', { name: 'Path starts with' });
+    await user.clear(prefix);
+    await user.type(prefix, '/law/api/v1/census');
+    const delay = within(faults).getByRole('textbox', { name: 'Processing delay (ms)' });
+    for (const bad of ['600001', '1.5', '-1', 'soon']) {
+      await user.clear(delay);
+      await user.type(delay, bad);
+      await user.click(within(faults).getByRole('button', { name: 'Add rule' }));
+      expect(delay.getAttribute('aria-invalid'), bad).toBe('true');
+      expect(within(faults).getByText('Type a whole number from 0 to 600000.')).toBeTruthy();
+      // A wrong effect is told at its field, not as a rule without any effect.
+      expect(within(faults).queryByRole('alert')).toBeNull();
+    }
+    expect(bridge.calls.some((c) => c.method === 'localServer.faults.set')).toBe(false);
+
+    await user.clear(delay);
+    await user.type(delay, '600000');
+    await user.click(within(faults).getByRole('button', { name: 'Add rule' }));
+    const table = await within(faults).findByRole('table', { name: 'Fault rules' });
+    expect(bridge.calls.filter((c) => c.method === 'localServer.faults.set').at(-1)?.request)
+      .toEqual({ rules: [{ pathPrefix: '/law/api/v1/census', processingDelayMs: 600_000 }] });
+    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent))
+      .toEqual(['Path starts with', 'Delay (ms)', 'Error rate (%)', 'Error status', 'Drop rate (%)', 'Processing delay (ms)', 'Actions']);
+    expect(within(table).getAllByRole('cell').map((c) => c.textContent).slice(0, 5)).toEqual(['—', '—', '—', '—', '600000']);
+    await waitFor(() => expect(delay.getAttribute('value')).toBe(''));
+  });
+
+  it('shows the processing delay of a listed rule, and keeps it when another rule is added', async () => {
+    const { bridge } = localBridge(true, [
+      { pathPrefix: '/uploads/', processingDelayMs: 1500 },
+      { pathPrefix: '/law/api/v1/receipt', latencyMs: 20 },
+    ]);
+    renderScreen(<LocalServerScreen />, bridge);
+    const user = userEvent.setup();
+    const faults = await screen.findByRole('region', { name: 'Fault injection' });
+    const table = await within(faults).findByRole('table', { name: 'Fault rules' });
+    const cellsOf = (prefix: string) => within(within(table).getByRole('rowheader', { name: prefix }).closest('tr')!)
+      .getAllByRole('cell').map((c) => c.textContent).slice(0, 5);
+    expect(cellsOf('/uploads/')).toEqual(['—', '—', '—', '—', '1500']);
+    expect(cellsOf('/law/api/v1/receipt')).toEqual(['20', '—', '—', '—', '—']);
+
+    await user.type(within(faults).getByRole('textbox', { name: 'Drop rate (%)' }), '50');
+    await user.click(within(faults).getByRole('button', { name: 'Add rule' }));
+    await within(table).findByRole('rowheader', { name: '/law/api/v1/' });
+    expect(bridge.calls.filter((c) => c.method === 'localServer.faults.set').at(-1)?.request).toEqual({ rules: [
+      { pathPrefix: '/uploads/', processingDelayMs: 1500 },
+      { pathPrefix: '/law/api/v1/receipt', latencyMs: 20 },
+      { pathPrefix: '/law/api/v1/', dropRate: 0.5 },
+    ] });
   });
 });

@@ -71,7 +71,7 @@ export const localServerText = {
   faults: {
     title: 'Fault injection',
     intro:
-      'Make the local server slow or failing on purpose, to see how the app copes. Rules apply to requests whose path starts with the given text; the Local server screen itself is never affected.',
+      'Make the local server slow or failing on purpose, to see how the app copes. Rules apply to requests whose path starts with the given text; the Local server screen itself is never affected. A processing delay lets the request through but keeps the import it creates (a census or receipt batch, an uploaded file) QUEUED for at least that long, and imports sent after it wait behind it. Any change to the rules ends these waits at once.',
     caption: 'Fault rules',
     none: 'No fault rules: the local server answers normally.',
     pathPrefix: 'Path starts with',
@@ -79,12 +79,13 @@ export const localServerText = {
     errorRate: 'Error rate (%)',
     errorStatus: 'Error status',
     dropRate: 'Drop rate (%)',
+    processingDelayMs: 'Processing delay (ms)',
     actions: 'Actions',
     add: 'Add rule',
     remove: 'Remove',
     removeRule: (prefix: string) => `Remove the rule for ${prefix}`,
     clear: 'Remove all rules',
-    needsEffect: 'Give a delay, an error rate or a drop rate.',
+    needsEffect: 'Give a delay, an error rate, a drop rate or a processing delay.',
     wholeNumber: (min: number, max: number) => `Type a whole number from ${min} to ${max}.`,
     percent: 'Type a number from 0 to 100.',
     mustStartWithSlash: 'Start the path with /.',
