@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { setFaults } from '../../../test/helpers/api-kit';
+import { answersAfter, gate } from '../../../test/helpers/held-answers';
 import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
-import type { QueueApi } from './queue-api';
 
 const run = promisify(execFile);
 let env: QueueEnv | undefined;
@@ -33,19 +33,8 @@ it('a journal that fills while a handshake is out is said, not thrown, and the f
   // The handshake's answer comes back only once the disk is full: it is slow, and it reaches the queue only once the
   // disk has been filled, however long that takes.
   await setFaults(env.server.url, token, [{ pathPrefix: '/law/api/v1/payroll-submissions', latencyMs: 3_000 }]);
-  let filled = (): void => undefined;
-  const diskFull = new Promise<void>((done) => {
-    filled = done;
-  });
-  const realApi = env.api;
-  const api: QueueApi = {
-    ...realApi,
-    requestGrants: async (...args) => {
-      const answer = await realApi.requestGrants(...args);
-      await diskFull;
-      return answer;
-    },
-  };
+  const diskFull = gate();
+  const api = answersAfter(env.api, diskFull.opened, 'requestGrants');
   const queue = env.queue({ dataDir, api });
   const errors: string[] = [];
   queue.on('error', (error) => errors.push(error.message));
@@ -54,7 +43,7 @@ it('a journal that fills while a handshake is out is said, not thrown, and the f
   await eventually(() => (queue.job(job.id)?.state === 'granting' ? true : undefined), 20_000);
   const filler = join(mountPoint, 'filler');
   await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
-  filled();
+  diskFull.open();
 
   await eventually(() => errors.find((message) => /uploads cannot go on for now \(census-full\.csv first\): the disk that holds the data folder .* is full/.test(message)), 20_000);
   await rm(filler);

@@ -15,9 +15,9 @@ import { afterEach, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { LastingError } from '../notices/lasting-error';
 import { setFaults } from '../../../test/helpers/api-kit';
+import { answersAfter, gate } from '../../../test/helpers/held-answers';
 import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
 import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
-import type { QueueApi } from './queue-api';
 
 const run = promisify(execFile);
 let env: QueueEnv | undefined;
@@ -39,19 +39,8 @@ it('a journal that fills during an upload holds the file back with backoff, says
   // The upload's answer comes back only once the disk is full: it is slow, and it reaches the queue only once the disk
   // has been filled, however long that takes.
   await setFaults(env.server.url, token, [{ pathPrefix: '/uploads/', latencyMs: 3_000 }]);
-  let filled = (): void => undefined;
-  const diskFull = new Promise<void>((done) => {
-    filled = done;
-  });
-  const realApi = env.api;
-  const api: QueueApi = {
-    ...realApi,
-    uploadFile: async (...args) => {
-      const answer = await realApi.uploadFile(...args);
-      await diskFull;
-      return answer;
-    },
-  };
+  const diskFull = gate();
+  const api = answersAfter(env.api, diskFull.opened, 'uploadFile');
   const lines: string[] = [];
   // The production backoff's first steps, so that a few seconds hold several tries.
   const queue = env.queue({ dataDir, api, retry: { baseMs: 500, maxMs: 1_000 }, logger: createLogger('test-queue', (line) => lines.push(line)) });
@@ -65,7 +54,7 @@ it('a journal that fills during an upload holds the file back with backoff, says
   await eventually(() => (queue.job(job.id)?.putStartedAt !== undefined ? true : undefined), 20_000);
   const filler = join(mountPoint, 'filler');
   await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
-  filled();
+  diskFull.open();
 
   const said = await eventually(() => errors.find((error) => /census-full-put\.csv/.test(error.message)), 20_000);
   // Held back: tried again a handful of times over these seconds, not thousands; said once, not at every try.

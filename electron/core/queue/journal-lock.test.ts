@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setFaults } from '../../../test/helpers/api-kit';
+import { answersAfter, gate } from '../../../test/helpers/held-answers';
 import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
-import type { QueueApi } from './queue-api';
 import { JOURNAL_FILE, LOCK_WAIT_MS, openJournal, type Journal } from './journal';
 
 const libsql = createRequire(import.meta.url).resolve('libsql');
@@ -47,26 +47,6 @@ async function holdLock(dataDir: string, forMs = 60_000): Promise<{ release(): P
       await exited;
     },
   };
-}
-
-/** A promise the test resolves when it is ready (open). */
-function gate(): { opened: Promise<void>; open(): void } {
-  let open = (): void => undefined;
-  const opened = new Promise<void>((done) => {
-    open = done;
-  });
-  return { opened, open };
-}
-
-/**
- * The API client, except that the answer of `call` (the real one, from the real server) is handed to the queue only
- * once `opened` has resolved: what the queue does with it then finds the lock held.
- */
-function answersAfter(api: QueueApi, opened: Promise<void>, call: 'uploadFile' | 'sendBatch'): QueueApi {
-  if (call === 'uploadFile') {
-    return { ...api, uploadFile: async (...args) => { const answer = await api.uploadFile(...args); await opened; return answer; } };
-  }
-  return { ...api, sendBatch: async (...args) => { const answer = await api.sendBatch(...args); await opened; return answer; } };
 }
 
 let dir: string | undefined;

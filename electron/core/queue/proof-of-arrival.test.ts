@@ -10,11 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../api';
 import { createLogger } from '../../lib/logger';
 import { setFaults } from '../../../test/helpers/api-kit';
+import { answersAfter, gate } from '../../../test/helpers/held-answers';
 import { TEST_CLIENT, eventually, getToken } from '../../../test/helpers/local-server';
 import { startTestProxy, type TestProxy } from '../../../test/helpers/proxy';
 import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
 import type { Job } from './job-types';
-import type { QueueApi } from './queue-api';
 
 const run = promisify(execFile);
 let env: QueueEnv | undefined;
@@ -81,19 +81,8 @@ describe('proof of arrival', () => {
       const service = { profile: 'local', baseUrl: env.server.url, clientId: TEST_CLIENT.id };
       // The file is changed once the PUT has read all of it, and the PUT's answer reaches the queue only once the change
       // is made: however slow the machine, the change falls during the PUT.
-      let changed = (): void => undefined;
-      const changeMade = new Promise<void>((done) => {
-        changed = done;
-      });
-      const realApi = env.api;
-      const api: QueueApi = {
-        ...realApi,
-        uploadFile: async (...args) => {
-          const answer = await realApi.uploadFile(...args);
-          await changeMade;
-          return answer;
-        },
-      };
+      const changeMade = gate();
+      const api = answersAfter(env.api, changeMade.opened, 'uploadFile');
       const queue = env.queue({ service, api });
       const first = censusCsv(`v1-${change.split(' ')[0]}`, 50);
       const file = await env.write('census-changing.csv', first);
@@ -127,7 +116,7 @@ describe('proof of arrival', () => {
         await run('touch', ['-r', times, file.path]);
         expect((await stat(file.path)).mtimeMs).toBe(before.mtimeMs);
       }
-      changed();
+      changeMade.open();
       const old = await env.finished(queue, job.id);
       expect(old.archivedPath).toBeUndefined();
       expect(old.lastError).toMatch(/changed after it was read/);
