@@ -67,9 +67,12 @@ export type ImportResultSource = {
   importResult(id: string, waitMs?: number): Promise<ImportResult | undefined>;
   queue(): Promise<{
     keepImportResult(of: ImportOf, result: ImportResult): Job | BatchJob | undefined;
-    resultsNotKept(): { jobs: Job[]; batches: BatchJob[] };
+    resultsNotKept(): ResultsNotKept;
   }>;
 };
+
+/** Uploaded files and sent batches whose import has no result kept (resultsNotKept). */
+export type ResultsNotKept = { jobs: Job[]; batches: BatchJob[] };
 
 /** How many of the newest files and batches are looked at for a result not kept, when the queue opens. */
 export const RESULTS_LOOKED_BACK = 200;
@@ -79,7 +82,7 @@ export const RESULTS_LOOKED_BACK = 200;
  * that sent them stopped before processing ended (a `watch --once` whose wait ran out, an app closed meanwhile), or
  * could not fetch it. Asked for again when the queue opens.
  */
-export function resultsNotKept(core: QueueCore): { jobs: Job[]; batches: BatchJob[] } {
+export function resultsNotKept(core: QueueCore): ResultsNotKept {
   const missing = <T extends Job | BatchJob>(item: T) => item.importId !== undefined && item.importResult === undefined;
   return {
     jobs: core.journal.jobs(RESULTS_LOOKED_BACK).filter((job) => job.state === 'uploaded' && missing(job)),
@@ -93,6 +96,8 @@ export function resultsNotKept(core: QueueCore): { jobs: Job[]; batches: BatchJo
  */
 export const RESULT_WAIT_MS = 10 * 60_000;
 
+const batchName = (batch: BatchJob) => `${batch.kind} batch ${batch.id}`;
+
 /**
  * Asks for the result of every import the session makes from now on (a file uploaded, a batch sent) while the Local
  * environment is where uploads go, once each, and keeps it (the queue's keepImportResult); and, each time the queue
@@ -100,8 +105,6 @@ export const RESULT_WAIT_MS = 10 * 60_000;
  * that cannot be fetched is no problem of the clerk's: it is logged, and the file or batch stays as it was. Returns
  * the stop.
  */
-const batchName = (batch: BatchJob) => `${batch.kind} batch ${batch.id}`;
-
 export function followImportResults(source: ImportResultSource, logger: Logger, waitMs = RESULT_WAIT_MS): () => void {
   /** Imports asked for in this run: once each, whatever comes of it (a file's filing says `uploaded` several times). */
   const asked = new Set<string>();

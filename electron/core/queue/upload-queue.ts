@@ -19,7 +19,7 @@ import { checkFiledFiles } from './filed-watch';
 import { describeError } from '../../lib/fs-errors';
 import { printableName } from '../../lib/printable-name';
 import { requestGrants } from './grant-step';
-import { keepImportResult, resultsNotKept, type ImportOf } from './import-results';
+import { keepImportResult, resultsNotKept, type ImportOf, type ResultsNotKept } from './import-results';
 import { inspectFile } from './inspect-step';
 import { isOutcome, type BatchJob, type BatchResult, type Job, type JobService, type QueueEvents, type StableFile } from './job-types';
 import { acquireProcessLock, type ProcessLock } from '../../lib/process-lock';
@@ -140,7 +140,7 @@ export type UploadQueue = {
    */
   keepImportResult(of: ImportOf, result: ImportResult): Job | BatchJob | undefined;
   /** Uploaded files and sent batches of late whose import has no result kept (import-results.ts). */
-  resultsNotKept(): { jobs: Job[]; batches: BatchJob[] };
+  resultsNotKept(): ResultsNotKept;
   on: TypedEmitter<QueueEvents>['on'];
   off: TypedEmitter<QueueEvents>['off'];
 };
