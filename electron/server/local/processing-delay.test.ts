@@ -81,7 +81,8 @@ describe('processingDelayMs', () => {
   });
 
   it('answers a matching census POST 201 at once and keeps it QUEUED until its delay has passed', async () => {
-    await setFaults(server.url, token, [{ pathPrefix: '/law/api/v1/census', processingDelayMs: 1500 }]);
+    // Seconds enough that the read below comes before the delay's end on a loaded machine too.
+    await setFaults(server.url, token, [{ pathPrefix: '/law/api/v1/census', processingDelayMs: 5_000 }]);
     const res = await api(server.url, token, 'POST', '/law/api/v1/census', census('DELAYED-1'));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'QUEUED', records: 1 });
@@ -90,7 +91,7 @@ describe('processingDelayMs', () => {
     expect((await result(id)).status).toBe('QUEUED');
     expect(await finished(id)).toMatchObject({ status: 'PROCESSED', acceptedRecords: 1 });
     // The rule is still set: only the delay ended the wait.
-    expect((await api(server.url, token, 'GET', '/local/v1/faults')).body).toEqual([{ pathPrefix: '/law/api/v1/census', processingDelayMs: 1500 }]);
+    expect((await api(server.url, token, 'GET', '/local/v1/faults')).body).toEqual([{ pathPrefix: '/law/api/v1/census', processingDelayMs: 5_000 }]);
   });
 
   it('ends the waits when the rules are replaced by a PUT without the rule', async () => {
