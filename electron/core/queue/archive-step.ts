@@ -150,8 +150,9 @@ async function writeNotes(core: QueueCore, job: Job, target: string, withErrorFi
 
 /**
  * Starts the watch for rows written after filing (filed-watch.ts): on the held original when the file was copied onto
- * another drive, else on the filed file of an uploaded job. Its modification time is the version's: one the same bytes were rewritten
- * with (seen as the same version by checksum) is not taken for a change.
+ * another drive, else on the filed file of an uploaded job. Its modification and status-change times as filed are the
+ * version's (the move itself changes the latter): times the same bytes were rewritten with (seen as the same version by
+ * checksum) are not taken for a change.
  */
 async function watchAfterFiling(core: QueueCore, job: Job, target: string, holdAt: string): Promise<JobPatch> {
   const held = await lstat(holdAt).catch(() => undefined);
@@ -163,7 +164,7 @@ async function watchAfterFiling(core: QueueCore, job: Job, target: string, holdA
   return {
     heldPath: held ? holdAt : null,
     watchUntil: watchEndFromNow(core, job.id),
-    ...(info.size === job.size ? { mtimeMs: info.mtimeMs } : {}),
+    ...(info.size === job.size ? { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs } : {}),
   };
 }
 

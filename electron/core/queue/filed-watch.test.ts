@@ -1,7 +1,7 @@
 /**
  * The watch after filing (filed-watch.ts), with real files, the real queue and the local server: a file whose
  * modification time alone was set (a backup tool, an antivirus, `touch`) is not taken for rows written late, while
- * bytes overwritten in place still are; and an original held by a journal that was since made new is never in the way
+ * bytes overwritten in place still are, also when the modification time is set back; and an original held by a journal that was since made new is never in the way
  * of the new journal's job 1. A restarted queue looks at its filed files at once and its stop() waits for that look,
  * so each look below is made by a restart, not waited for.
  */
@@ -110,6 +110,31 @@ describe('the watch after filing', () => {
     expect(await gone(touched.heldPath!)).toBe(true);
     expect(await gone(join(env.folder, 'not-sent', 'census-held.csv'))).toBe(true);
     expect(await readFile(touched.archivedPath!, 'utf8')).toBe(content);
+  });
+
+  it('across drives, a held original overwritten in place with its modification time set back is kept as not sent, not deleted', async () => {
+    env = await startQueueEnv({}, { archive: { dir: await otherDrive() } });
+    const content = censusCsv('time-set-back');
+    const first = env.queue({ afterFilingMs: 60_000 });
+    await first.start();
+    const done = await env.finished(first, first.add(await env.write('census-back.csv', content))!.id);
+    await first.stop();
+    const held = done.heldPath!;
+    // A backup tool sets the time (whole seconds, so it can be set again to the very same value); one look journals it.
+    await utimes(held, TOUCHED, TOUCHED);
+    expect(await oneLook(env.queue({ afterFilingMs: 60_000 }))).toEqual([]);
+
+    // A copy tool that keeps the source's times: other bytes of the same size, and the very modification time it had.
+    await writeFile(held, sameSizeOther(content), { flag: 'r+' });
+    await utimes(held, TOUCHED, TOUCHED);
+    expect((await stat(held)).mtimeMs).toBe(TOUCHED.getTime());
+    // The look after the watch's end, which deletes a held original that stayed unchanged.
+    const next = env.queue({ afterFilingMs: 60_000, now: () => Date.now() + 120_000 });
+    const errors = await oneLook(next);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^census-back\.csv changed after it was uploaded and was filed away: what changed was not sent/);
+    expect(await readFile(join(env.folder, 'not-sent', 'census-back.csv'), 'utf8')).toBe(sameSizeOther(content));
+    expect(await readFile(done.archivedPath!, 'utf8')).toBe(content);
   });
 
   it('across drives, a share that dropped during the watch keeps the held original watched; rows written once it is back are said', async () => {

@@ -182,19 +182,21 @@ async function keepChanged(core: QueueCore, job: Job): Promise<void> {
 }
 
 /**
- * Whether the watched file, of the same size as the version read but with another modification time, still holds the
- * bytes that were read (its MD5): a backup tool, an antivirus, `touch` or a copy tool that sets the time changes no
- * byte. 'same' journals the time seen, so the file is not read again at every look (the journaled `mtimeMs` of a
- * filed job is the watched file's; it is what watchAfterFiling set). 'looking' when it was written to while read:
+ * Whether the watched file, of the same size as the version read but with another modification or status-change time,
+ * still holds the bytes that were read (its MD5): a backup tool, an antivirus, `touch` or a copy tool that sets the time
+ * changes no byte. 'same' journals the times seen, so the file is not read again at every look (the journaled
+ * `mtimeMs` and `ctimeMs` of a filed job are the watched file's; watchAfterFiling set them). 'looking' when it was written to while read:
  * the next look decides. Without a checksum (a file refused before it was read) any change counts.
  */
 async function sameBytes(core: QueueCore, job: Job, watched: string, info: Stats): Promise<'same' | 'changed' | 'looking'> {
   if (!job.md5 || !info.isFile()) return 'changed';
   const md5 = await md5File(watched);
   const after = await lookAt(watched);
-  if (!after || after.size !== info.size || after.mtimeMs !== info.mtimeMs || after.ino !== info.ino) return 'looking';
+  if (!after || after.size !== info.size || after.mtimeMs !== info.mtimeMs || after.ctimeMs !== info.ctimeMs || after.ino !== info.ino) {
+    return 'looking';
+  }
   if (md5 !== job.md5) return 'changed';
-  core.write(job.id, { mtimeMs: info.mtimeMs });
+  core.write(job.id, { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
   return 'same';
 }
 
@@ -207,7 +209,9 @@ async function checkOne(core: QueueCore, job: Job): Promise<void> {
     return;
   }
   if (info.size !== job.size) return keepChanged(core, job);
-  if (info.mtimeMs !== job.mtimeMs) {
+  // The status-change time too: a tool that overwrote the bytes in place and set the modification time back (a copy
+  // that keeps the source's times) cannot set it back.
+  if (info.mtimeMs !== job.mtimeMs || (job.ctimeMs !== undefined && info.ctimeMs !== job.ctimeMs)) {
     const bytes = await sameBytes(core, job, watched, info);
     if (bytes === 'changed') return keepChanged(core, job);
     if (bytes === 'looking') return;
