@@ -1,5 +1,10 @@
 /** Words of the shared components. */
 export const componentsText = {
+  copy: {
+    copied: 'Copied',
+    /** Said beside the button when the clipboard refused the text (a browser or window that does not allow it). */
+    notCopied: 'Not copied: the clipboard could not be written here. Select the text and press Ctrl+C to copy it.',
+  },
   /**
    * A service (an environment with its address, and the client files and batches go as), named the same way on every
    * screen: the Queue for a file that waits for it, History for the one that holds a file or got a batch.

@@ -97,17 +97,34 @@ describe('Content-Security-Policy (item 7)', () => {
 });
 
 describe('session (items 1 and 5)', () => {
-  it('denies every permission request and every permission check', () => {
-    const session = electronStandIn.session.defaultSession;
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
-      let granted: boolean | undefined;
-      session.permissionRequestHandler?.({} as never, permission as never, ((answer: boolean) => {
-        granted = answer;
-      }) as never);
-      expect(granted).toBe(false);
-      expect(session.permissionCheckHandler?.({} as never, permission as never)).toBe(false);
+  const session = () => electronStandIn.session.defaultSession;
+  /** The answers of the request and the check handler for a page at `url`, as Electron calls them. */
+  const answers = (permission: string, url: string, isMainFrame = true) => {
+    let requested: boolean | undefined;
+    session().permissionRequestHandler?.({} as never, permission as never, ((answer: boolean) => {
+      requested = answer;
+    }) as never, { isMainFrame, requestingUrl: url } as never);
+    const checked = session().permissionCheckHandler?.({} as never, permission as never, new URL(url).origin as never, { isMainFrame, requestingUrl: url } as never);
+    return { requested, checked };
+  };
+  const denied = { requested: false, checked: false };
+
+  it('denies every permission request and every permission check but the app page\'s clipboard writes', () => {
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fileSystem', 'unknown']) {
+      expect(answers(permission, 'app://payroll/index.html'), permission).toEqual(denied);
     }
-    expect(session.devicePermissionHandler?.({} as never)).toBe(false);
+    expect(session().devicePermissionHandler?.({} as never)).toBe(false);
+  });
+
+  it('lets only the app\'s own main frame write to the clipboard (its Copy buttons)', () => {
+    expect(answers('clipboard-sanitized-write', 'app://payroll/index.html')).toEqual({ requested: true, checked: true });
+    expect(answers('clipboard-sanitized-write', 'app://payroll/index.html', false)).toEqual(denied);
+    for (const url of ['https://evil.example.com/', 'http://127.0.0.1:8787/', 'app://other/index.html', 'file:///etc/passwd', 'data:text/html,x']) {
+      expect(answers('clipboard-sanitized-write', url), url).toEqual(denied);
+    }
+    // A check without the frame's address (a cross-origin frame) is judged by its origin.
+    expect(session().permissionCheckHandler?.({} as never, 'clipboard-sanitized-write' as never, 'app://payroll' as never, { isMainFrame: true } as never)).toBe(true);
+    expect(session().permissionCheckHandler?.({} as never, 'clipboard-sanitized-write' as never, 'https://evil.example.com' as never, { isMainFrame: true } as never)).toBe(false);
   });
 
   it('loads nothing from the network: only app://, data: images and devtools', () => {

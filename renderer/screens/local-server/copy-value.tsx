@@ -1,6 +1,7 @@
 /** A value with its label and a Copy button (the button's name says what it copies). */
-import { Button, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { CopyButton } from '../../components/copy-button';
 import { localServerText } from './local-server-text';
 
 const t = localServerText;
@@ -11,13 +12,7 @@ export function CopyValue({ label, value, shown, extra }: { label: string; value
       <Text size="sm" fw={600}>{label}</Text>
       <Group gap="xs" wrap="wrap">
         <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>{shown ?? value}</Text>
-        <CopyButton value={value}>
-          {({ copied, copy }) => (
-            <Button size="compact-sm" variant="light" onClick={copy} aria-label={t.copyWhat(label.toLowerCase())}>
-              {copied ? t.copied : t.copy}
-            </Button>
-          )}
-        </CopyButton>
+        <CopyButton value={value} label={t.copy} ariaLabel={t.copyWhat(label.toLowerCase())} size="compact-sm" variant="light" />
         {extra}
       </Group>
     </Stack>

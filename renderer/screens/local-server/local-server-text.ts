@@ -20,7 +20,6 @@ export const localServerText = {
     runningHelp: 'The Local environment uses this address while the server runs. Local settings of your own (another address or client ID) come back when you stop it.',
   },
   copy: 'Copy',
-  copied: 'Copied',
   copyWhat: (what: string) => `Copy ${what}`,
   credentials: {
     title: 'Client credentials',

@@ -3,8 +3,9 @@
  * FormProblems, other reasons here); and above it the warning of a send whose outcome is unknown, for as long as it
  * holds (`unconfirmed` in use-batch-form.ts).
  */
-import { Alert, Button, CopyButton, Group, Text } from '@mantine/core';
+import { Alert, Group, Text } from '@mantine/core';
 import { BridgeError } from '../../../shared/bridge';
+import { CopyButton } from '../../components/copy-button';
 import { errorHint, errorMessage } from '../../components/error-alert';
 import { sendRecordsText } from './send-records-text';
 import type { BatchOutcome, UnconfirmedSend } from './use-batch-form';
@@ -33,11 +34,7 @@ function OutcomeView({ outcome }: { outcome: BatchOutcome }) {
         <Text size="sm">{t.success(outcome.records, outcome.importId)}</Text>
         <Text size="sm" mt={4}>{t.successNext}</Text>
         <Group mt="xs">
-          <CopyButton value={outcome.importId}>
-            {({ copied, copy }) => (
-              <Button size="xs" variant="light" color="green" onClick={copy}>{copied ? t.copied : t.copyImportId}</Button>
-            )}
-          </CopyButton>
+          <CopyButton value={outcome.importId} label={t.copyImportId} size="xs" variant="light" color="green" />
         </Group>
       </Alert>
     );

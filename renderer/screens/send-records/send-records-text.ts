@@ -153,7 +153,6 @@ export const sendRecordsText = {
     reloadAnyway: 'Reload and lose them',
   },
   copyImportId: 'Copy import id',
-  copied: 'Copied',
   sendMore: 'Send more records',
   /** The paste and JSON checks. */
   check: {
