@@ -1,9 +1,9 @@
 /**
  * The watch after filing (filed-watch.ts), with real files, the real queue and the local server: a file whose
  * modification time alone was set (a backup tool, an antivirus, `touch`) is not taken for rows written late, while
- * bytes overwritten in place still are, also when the modification time is set back; and an original held by a journal that was since made new is never in the way
- * of the new journal's job 1. A restarted queue looks at its filed files at once and its stop() waits for that look,
- * so each look below is made by a restart, not waited for.
+ * bytes overwritten in place still are, also when the modification time is set back; and an original held by a
+ * journal that was since made new is never in the way of the new journal's job 1. A restarted queue looks at its
+ * filed files at once and its stop() waits for that look, so each look below is made by a restart, not waited for.
  */
 import { appendFile, lstat, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -185,8 +185,9 @@ async function keepChanged(core: QueueCore, job: Job): Promise<void> {
  * Whether the watched file, of the same size as the version read but with another modification or status-change time,
  * still holds the bytes that were read (its MD5): a backup tool, an antivirus, `touch` or a copy tool that sets the time
  * changes no byte. 'same' journals the times seen, so the file is not read again at every look (the journaled
- * `mtimeMs` and `ctimeMs` of a filed job are the watched file's; watchAfterFiling set them). 'looking' when it was written to while read:
- * the next look decides. Without a checksum (a file refused before it was read) any change counts.
+ * `mtimeMs` and `ctimeMs` of a filed job are the watched file's; watchAfterFiling set them). 'looking' when it was
+ * written to while read: the next look decides. Without a checksum (a file refused before it was read) any change
+ * counts.
  */
 async function sameBytes(core: QueueCore, job: Job, watched: string, info: Stats): Promise<'same' | 'changed' | 'looking'> {
   if (!job.md5 || !info.isFile()) return 'changed';
