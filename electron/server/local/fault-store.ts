@@ -1,8 +1,9 @@
 /**
  * The fault rules of one running server, kept in memory per client: a client's rules affect only requests made
  * with its own credentials (its token, its Basic id, its upload addresses). A restart always starts without faults.
- * Setting or clearing a client's rules ends the holds its processingDelayMs rules put on its imports (faults.ts):
- * they belong to the rules that were in force, so a client that clears its rules sees its imports processed.
+ * Setting or clearing a client's rules ends the holds its processingDelayMs rules put on its imports (faults.ts), save
+ * those of a rule still in force with the same path prefix and delay: a hold belongs to its rule, so a client that
+ * removes the rule (or changes its delay) sees its imports processed, and one that adds or removes another rule does not.
  */
 import type { ServerContext } from '../context';
 import type { FaultRule } from './local-schemas';
@@ -20,9 +21,13 @@ export type FaultStore = {
 
 const stores = new WeakMap<ServerContext, FaultStore>();
 
+/** What a processing hold belongs to: the path prefix and the delay of the rule that set it. */
+export const delayingRuleKey = (rule: FaultRule): string => `${rule.processingDelayMs ?? 0} ${rule.pathPrefix}`;
+
 export const isLocalPath = (path: string) => path === '/local/v1' || path.startsWith('/local/v1/');
 
-function createFaultStore(changed: (clientId?: string) => void): FaultStore {
+/** `changed` is told whose rules changed (every client's: undefined) and the rules the client has now. */
+function createFaultStore(changed: (clientId: string | undefined, now: FaultRule[]) => void): FaultStore {
   // Per client: the rules as given, and longest prefix first so the most specific rule wins.
   const rules = new Map<string, { given: FaultRule[]; byLength: FaultRule[] }>();
   return {
@@ -33,12 +38,12 @@ function createFaultStore(changed: (clientId?: string) => void): FaultStore {
         const given = next.map((r) => ({ ...r }));
         rules.set(clientId, { given, byLength: [...given].sort((a, b) => b.pathPrefix.length - a.pathPrefix.length) });
       }
-      changed(clientId);
+      changed(clientId, next);
     },
     clear(clientId) {
       if (clientId === undefined) rules.clear();
       else rules.delete(clientId);
-      changed(clientId);
+      changed(clientId, []);
     },
     empty: () => rules.size === 0,
     match(clientId, path) {
@@ -53,7 +58,9 @@ function createFaultStore(changed: (clientId?: string) => void): FaultStore {
 export function faultStore(ctx: ServerContext): FaultStore {
   let store = stores.get(ctx);
   if (!store) {
-    store = createFaultStore((clientId) => ctx.processor.release(clientId));
+    store = createFaultStore((clientId, now) => {
+      ctx.processor.release(clientId, new Set(now.filter((r) => r.processingDelayMs).map(delayingRuleKey)));
+    });
     stores.set(ctx, store);
   }
   return store;

@@ -17,7 +17,8 @@ import type { ProcessingHold } from '../processing/processor';
 import { getFile } from '../files/files-repo';
 import { routedPath } from '../http/routed-path';
 import { HttpError } from '../http/http-error';
-import { faultStore } from './fault-store';
+import { delayingRuleKey, faultStore } from './fault-store';
+import type { FaultRule } from './local-schemas';
 import { noteDropped } from './request-log';
 import { collectRoutes } from './route-catalog';
 
@@ -25,15 +26,15 @@ declare module 'fastify' {
   // Declaration merging needs an interface here.
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyRequest {
-    /** Set only when a fault rule with a processingDelayMs (over 0) matched the request. */
-    processingDelayMs?: number;
+    /** Set only when a fault rule with a processingDelayMs (over 0) matched the request: that rule. */
+    delayingRule?: FaultRule;
   }
 }
 
 /** The hold of an import that `request` created for `clientId`, when a fault rule delays its processing. */
 export function processingHold(request: FastifyRequest, clientId: string): ProcessingHold | undefined {
-  const delay = request.processingDelayMs;
-  return delay === undefined ? undefined : { until: performance.now() + delay, clientId };
+  const rule = request.delayingRule;
+  return rule === undefined ? undefined : { until: performance.now() + (rule.processingDelayMs ?? 0), clientId, rule: delayingRuleKey(rule) };
 }
 
 /**
@@ -77,6 +78,6 @@ export function installFaults(app: FastifyInstance, ctx: ServerContext): void {
     if (rule.errorRate !== undefined && Math.random() < rule.errorRate) {
       throw new HttpError(rule.errorStatus ?? 503, [`injected fault: the fault rule for ${rule.pathPrefix} failed this request`]);
     }
-    if (rule.processingDelayMs) request.processingDelayMs = rule.processingDelayMs;
+    if (rule.processingDelayMs) request.delayingRule = rule;
   });
 }

@@ -118,8 +118,9 @@ export const faultRuleSchema = z.strictObject(
     dropRate: rate('dropRate').optional().describe('share of connections destroyed without an answer; 1 always'),
     processingDelayMs: wholeMs('processingDelayMs', MAX_PROCESSING_DELAY_MS).optional().describe(
       'an import created by a matching request (a census or receipt POST, an upload\'s PUT) stays QUEUED at least this long after '
-      + 'it was accepted; imports are processed in arrival order, so every import accepted after it waits behind it. Setting '
-      + 'or clearing the client\'s rules ends these waits at once; a restart does not keep them',
+      + 'it was accepted; imports are processed in arrival order, so every import accepted after it waits behind it. Clearing '
+      + 'the client\'s rules, or setting rules without one of the same pathPrefix and processingDelayMs, ends these waits at '
+      + 'once; a restart does not keep them',
     ),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'each rule must be an object') },

@@ -1,7 +1,7 @@
 /**
  * A fault rule's processingDelayMs: imports created by the requests it matches stay QUEUED until the delay has passed
- * or the client's rules are set or cleared, and imports accepted after them wait behind them (arrival order). Real
- * server over HTTP, real uploads.
+ * or the rule is removed or changed (rules cleared, or set without it), and imports accepted after them wait behind
+ * them (arrival order). Real server over HTTP, real uploads.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,26 @@ describe('processingDelayMs', () => {
     await settle();
     expect((await result(id)).status).toBe('QUEUED');
     await setFaults(server.url, token, [{ pathPrefix: '/law/api/v1/receipt', latencyMs: 1 }]);
+    expect(await finished(id)).toMatchObject({ status: 'PROCESSED', acceptedRecords: 1 });
+  });
+
+  it('keeps the waits while the rule stays in force, other rules added or its other effects changed; ends them when its delay changes', async () => {
+    const delaying = { pathPrefix: '/law/api/v1/census', processingDelayMs: 600_000 };
+    await setFaults(server.url, token, [delaying]);
+    const id = await post('census', census('KEPT-1'));
+    await settle();
+    expect((await result(id)).status).toBe('QUEUED');
+
+    // Another rule added, then the delaying rule given a latency too: the same path prefix and delay, so the same rule.
+    await setFaults(server.url, token, [delaying, { pathPrefix: '/law/api/v1/receipt', latencyMs: 1 }]);
+    await settle();
+    expect((await result(id)).status).toBe('QUEUED');
+    await setFaults(server.url, token, [{ ...delaying, latencyMs: 1 }]);
+    await settle();
+    expect((await result(id)).status).toBe('QUEUED');
+
+    // Another delay is another rule: the wait the old one set ends.
+    await setFaults(server.url, token, [{ ...delaying, processingDelayMs: 300_000 }]);
     expect(await finished(id)).toMatchObject({ status: 'PROCESSED', acceptedRecords: 1 });
   });
 

@@ -11,7 +11,7 @@
  *
  * An import may be held back (a fault rule's processingDelayMs, local/faults.ts): it is not processed before its
  * time, and, imports being processed in arrival order, neither is any import behind it. A timer goes on at that
- * time; `release` ends a client's holds earlier (its fault rules were set or cleared).
+ * time; `release` ends a client's holds earlier (the fault rule that set them was removed or changed).
  */
 import type { Logger } from '../../lib/logger';
 import type { Db } from '../db/database';
@@ -19,14 +19,21 @@ import type { GroupCommit } from '../db/group-commit';
 import type { ImportRow, ProcessOutcome } from '../db/imports-repo';
 import { finishImport, getImport, setImportStatus, unfinishedImports } from '../db/imports-repo';
 
-/** Holds an import back until `until` (on the performance.now() clock, which a change of the computer's clock does not move). */
-export type ProcessingHold = { until: number; clientId: string };
+/**
+ * Holds an import back until `until` (on the performance.now() clock, which a change of the computer's clock does not
+ * move). `rule` names the fault rule that set it, so that a change of the client's rules ends it only when that rule
+ * is no longer in force.
+ */
+export type ProcessingHold = { until: number; clientId: string; rule: string };
 
 export type Processor = {
   /** Queues an import; `row` is the row as just written (it is then not read back); `hold` keeps it (and so every later import) waiting. */
   schedule(importId: string, row?: ImportRow, hold?: ProcessingHold): void;
-  /** Ends the holds of a client's imports, or of every client's when none is named: they are processed now, in order. */
-  release(clientId?: string): void;
+  /**
+   * Ends the holds of a client's imports, or of every client's when none is named, save those of the rules still
+   * `inForce`: they are processed now, in order.
+   */
+  release(clientId?: string, inForce?: ReadonlySet<string>): void;
   /** Resumes imports left QUEUED or PROCESSING by an earlier run. */
   resume(): void;
   /** Resolves when nothing is queued or running, save imports waiting for the end of a hold (and those behind them). */
@@ -154,8 +161,10 @@ export function createProcessor(deps: ProcessorDeps): Processor {
       // Behind a held import, nothing is to be done before its hold ends: the timer set for it goes on then.
       if (timer === undefined) kick();
     },
-    release(clientId) {
-      for (const [id, hold] of holds) if (clientId === undefined || hold.clientId === clientId) holds.delete(id);
+    release(clientId, inForce) {
+      for (const [id, hold] of holds) {
+        if ((clientId === undefined || hold.clientId === clientId) && !inForce?.has(hold.rule)) holds.delete(id);
+      }
       if (!stopped && running === undefined) next();
     },
     resume() {

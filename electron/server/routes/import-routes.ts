@@ -115,7 +115,7 @@ export function importRoutes(ctx: ServerContext) {
           const id = randomUUID();
           const clientId = request.clientId as string;
           // A batch a fault rule holds back (processingDelayMs) waits in the queue like a large one.
-          const inlineAllowed = records.length <= INLINE_MAX_RECORDS && request.processingDelayMs === undefined;
+          const inlineAllowed = records.length <= INLINE_MAX_RECORDS && request.delayingRule === undefined;
           // A batch that will wait for the processor is kept as sent (no second serialisation), deflated off the event loop.
           const raw = asSent ? rawJsonBody(request) : undefined;
           const prepared = inlineAllowed ? undefined : await payloadToStore(raw ?? JSON.stringify(records));

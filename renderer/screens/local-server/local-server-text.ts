@@ -70,7 +70,7 @@ export const localServerText = {
   faults: {
     title: 'Fault injection',
     intro:
-      'Make the local server slow or failing on purpose, to see how the app copes. Rules apply to requests whose path starts with the given text; the Local server screen itself is never affected. A processing delay lets the request through but keeps the import it creates (a census or receipt batch, an uploaded file) QUEUED for at least that long, and imports sent after it wait behind it. Any change to the rules ends these waits at once.',
+      'Make the local server slow or failing on purpose, to see how the app copes. Rules apply to requests whose path starts with the given text; the Local server screen itself is never affected. A processing delay lets the request through but keeps the import it creates (a census or receipt batch, an uploaded file) QUEUED for at least that long, and imports sent after it wait behind it. Removing that rule, or giving its path another processing delay, ends these waits at once.',
     caption: 'Fault rules',
     none: 'No fault rules: the local server answers normally.',
     pathPrefix: 'Path starts with',
