@@ -3,6 +3,7 @@
  * say "Copied"; where the clipboard refuses (as Electron's session did for every page before the app's own was let
  * write to it, session-guards.ts), the screen says the text was not copied and how to copy it by hand.
  */
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allAxeViolations } from './axe-kit';
 import { openScreen, screenshots, startScreensWorld, type ScreensWorld } from './screens-b-kit';
@@ -27,18 +28,29 @@ describe('Copy buttons in Chromium', () => {
     const { url } = await world.bridge<{ url: string }>('localServer.state');
     const { clientSecret } = await world.bridge<{ clientSecret: string }>('localServer.credentials');
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    /**
+     * Clicks `button` and returns every label it showed until it is back to `label`: "Copied" lasts 2 s, which a
+     * loaded machine could let pass between two looks, so each change is recorded in the page as it happens.
+     */
+    const labelsAfterClick = async (button: Locator, label: string) => {
+      await button.evaluate((el) => {
+        const seen: string[] = [];
+        (window as unknown as { labelsSeen: string[] }).labelsSeen = seen;
+        new MutationObserver(() => seen.push(el.textContent ?? '')).observe(el, { subtree: true, childList: true, characterData: true });
+      });
+      await button.click();
+      // Back to its label after a moment.
+      await page.waitForFunction((back) => (window as unknown as { labelsSeen: string[] }).labelsSeen.at(-1) === back, label);
+      return page.evaluate(() => (window as unknown as { labelsSeen: string[] }).labelsSeen);
+    };
 
     const copyAddress = server.getByRole('button', { name: 'Copy address' });
-    await copyAddress.click();
-    await copyAddress.getByText('Copied').waitFor();
+    expect(await labelsAfterClick(copyAddress, 'Copy')).toEqual(['Copied', 'Copy']);
     expect(await clipboard()).toBe(url);
-    // Back to its label after a moment.
-    await copyAddress.getByText('Copy', { exact: true }).waitFor();
 
     const creds = page.getByRole('region', { name: 'Client credentials' });
     const copySecret = creds.getByRole('button', { name: 'Copy client secret' });
-    await copySecret.click();
-    await copySecret.getByText('Copied').waitFor();
+    expect(await labelsAfterClick(copySecret, 'Copy')).toEqual(['Copied', 'Copy']);
     // The secret itself, though the screen shows it hidden.
     expect(await clipboard()).toBe(clientSecret);
     const notCopied = 'Not copied: the clipboard could not be written here. Select the text and press Ctrl+C to copy it.';
