@@ -3,46 +3,39 @@
  * bridge as a `conflict` naming the settings file and the problem, which the screens show as it is; before, the
  * bridge answered `internal`, as for a fault of the app.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
-import { tempDir } from '../helpers/local-server';
 import { callFails, callOk, startUiEngine, type UiEngine } from '../helpers/ui-engine';
+import { mountSmallDisk, type SmallDisk } from '../helpers/small-disk';
 
-const run = promisify(execFile);
 let keyring: KeyringHandle | undefined;
 let engine: UiEngine | undefined;
-let mountPoint: string | undefined;
+let disk: SmallDisk | undefined;
 
 beforeAll(async () => {
   keyring = await startKeyring();
   Object.assign(process.env, keyring.env);
-  mountPoint = await tempDir('payroll-settings-disk-');
-  await run('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint]);
+  disk = await mountSmallDisk('2m', { prefix: 'payroll-settings-disk-' });
 }, 60_000);
 
 afterAll(async () => {
   await engine?.stop();
-  if (mountPoint) {
-    await run('umount', ['-l', mountPoint]);
-    await rm(mountPoint, { recursive: true, force: true });
-  }
+  await disk?.remove();
   await keyring?.stop();
 });
 
 it('refuses settings it cannot write as a conflict that names the file, and keeps what was saved', async () => {
-  const dataDir = join(mountPoint!, 'data');
+  const dataDir = join(disk!.path, 'data');
   await mkdir(dataDir);
   engine = await startUiEngine({ dataDir, settings: { concurrency: 2 } });
-  await run('sh', ['-c', `dd if=/dev/zero of=${join(mountPoint!, 'filler')} bs=4k 2>/dev/null || true`]);
+  const filler = await disk!.fill();
   const refused = await callFails(engine, 'settings.patch', { concurrency: 3 });
   expect(refused.code).toBe('conflict');
   expect(refused.message).toContain(`The settings file ${join(dataDir, 'settings.json')} could not be written`);
   expect(refused.message).toMatch(/nothing was saved$/);
   expect((await callOk(engine, 'settings.get')).settings.concurrency).toBe(2);
-  await rm(join(mountPoint!, 'filler'));
+  await rm(filler);
   expect((await callOk(engine, 'settings.patch', { concurrency: 3 })).settings.concurrency).toBe(3);
 }, 60_000);

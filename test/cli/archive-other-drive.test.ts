@@ -4,17 +4,15 @@
  * writer. The file is taken at the pause, uploaded and filed as it was then; what the tool writes next must not be
  * lost, and the clerk must be told where those rows are and that they were not sent.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, open, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCli, uploaderEnv } from '../helpers/cli';
 import { md5 } from '../helpers/csv-fixtures';
 import { eventually, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
 import { CENSUS_HEADER } from '../helpers/queue-kit';
+import { mountSmallDisk } from '../helpers/small-disk';
 
-const run = promisify(execFile);
 
 describe('payroll-uploader: archive folder on another drive, an export that pauses', () => {
   let server: TestServer;
@@ -36,8 +34,8 @@ describe('payroll-uploader: archive folder on another drive, an export that paus
   });
 
   it('no row written after the pause is lost: the whole export is kept in not-sent/ and the clerk is told the late rows were not sent', async () => {
-    const mountPoint = await folder('payroll-other-drive-');
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint]);
+    const drive = await mountSmallDisk('16m', { at: await folder('payroll-other-drive-') });
+    const mountPoint = drive.path;
     try {
       const archive = join(mountPoint, 'archive');
       await mkdir(archive);
@@ -88,7 +86,7 @@ describe('payroll-uploader: archive folder on another drive, an export that paus
         await watch.exited;
       }
     } finally {
-      await run('umount', ['-l', mountPoint]);
+      await drive.remove();
     }
   }, 180_000);
 });

@@ -13,6 +13,7 @@ import { KeychainSecretStore } from '../../electron/core/credentials';
 import { OBEYING_FILE_MODES, runCli } from '../helpers/cli';
 import { startKeyring, type KeyringHandle } from '../helpers/keyring';
 import { tempDir } from '../helpers/local-server';
+import { mountSmallDisk, type SmallDisk } from '../helpers/small-disk';
 
 const run = promisify(execFile);
 const noCredentials = { PAYROLL_CLIENT_ID: '', PAYROLL_CLIENT_SECRET: '' };
@@ -20,18 +21,19 @@ const noCredentials = { PAYROLL_CLIENT_ID: '', PAYROLL_CLIENT_SECRET: '' };
 describe('a data folder that cannot be used', () => {
   let dir: string;
   let readOnly: string;
+  let disk: SmallDisk | undefined;
   beforeAll(async () => {
     dir = await tempDir('payroll-data-folder-');
     // A small disk of its own, made read-only once a data folder with its settings is on it.
     readOnly = join(dir, 'disk');
     await mkdir(readOnly);
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=700', 'tmpfs', readOnly]);
+    disk = await mountSmallDisk('2m', { at: readOnly, options: 'mode=700' });
     await mkdir(join(readOnly, 'data'), { mode: 0o700 });
     await writeFile(join(readOnly, 'data', 'settings.json'), '{}\n', { mode: 0o600 });
     await run('mount', ['-o', 'remount,ro', readOnly]);
   });
   afterAll(async () => {
-    await run('umount', ['-l', readOnly]);
+    await disk?.remove();
     await rm(dir, { recursive: true, force: true });
   });
 

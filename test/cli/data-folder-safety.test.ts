@@ -3,17 +3,16 @@
  * removed while `watch` runs. Real CLI processes, a real local server, real files.
  */
 import Database from 'libsql';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimOwner } from '../../electron/core/queue/folder-claims';
 import { OBEYING_FILE_MODES, runCli, startCli, uploaderEnv } from '../helpers/cli';
 import type { TestServer } from '../helpers/local-server';
 import { eventually, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
+import { mountSmallDisk } from '../helpers/small-disk';
 
 describe('payroll-uploader watch and its data folder', () => {
   let server: TestServer;
@@ -108,13 +107,12 @@ describe('payroll-uploader watch and its data folder', () => {
   }
 
   it('a full disk under the data folder at start is said as a full disk, not as a "disk I/O error"', async () => {
-    const disk = await folder();
-    await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk]);
+    const disk = await mountSmallDisk('1m', { at: await folder() });
     try {
-      const dataDir = join(disk, 'data');
+      const dataDir = join(disk.path, 'data');
       const watched = await folder();
       expect((await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir))).code).toBe(0);
-      await promisify(execFile)('sh', ['-c', `dd if=/dev/zero of=${join(disk, 'filler')} bs=4k 2>/dev/null || true`]);
+      await disk.fill();
       const res = await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir));
       expect(res.code).toBe(1);
       expect(res.stderr).toContain(`the upload journal ${join(dataDir, 'upload-queue.sqlite')} could not be opened: `
@@ -122,28 +120,27 @@ describe('payroll-uploader watch and its data folder', () => {
       expect(res.stderr).toContain('free some space on it, then start the uploader again');
       expect(res.stderr).not.toContain('I/O');
     } finally {
-      await promisify(execFile)('umount', [disk]);
+      await disk.remove();
     }
   }, 60_000);
 
   it('a first start on a full disk leaves no journal behind: once space is freed the next start is a first start, not "damaged"', async () => {
-    const disk = await folder();
-    await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk]);
+    const disk = await mountSmallDisk('256k', { at: await folder() });
     try {
-      const dataDir = join(disk, 'data');
+      const dataDir = join(disk.path, 'data');
       await mkdir(dataDir, { mode: 0o700 });
       const watched = await folder();
-      await promisify(execFile)('sh', ['-c', `dd if=/dev/zero of=${join(disk, 'filler')} bs=4k 2>/dev/null || true`]);
+      const filler = await disk.fill();
       const full = await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir));
       expect(full.code).toBe(1);
       expect(full.stderr).toContain('free some space on it, then start the uploader again');
       expect(await readdir(dataDir)).not.toContain('upload-queue.sqlite');
-      await rm(join(disk, 'filler'));
+      await rm(filler);
       const freed = await runCli(['watch', watched, '--base-url', server.url, '--once'], envOf(dataDir));
       expect(freed.code, freed.stderr).toBe(0);
       expect(freed.stderr).not.toContain('damaged');
     } finally {
-      await promisify(execFile)('umount', [disk]);
+      await disk.remove();
     }
   }, 60_000);
 

@@ -3,18 +3,16 @@
  * into .processing/), a plain file named .processing is in the way, or the journal's disk is full. Real `payroll-uploader`
  * processes, a real local server, real folders (a real tmpfs for the full disk).
  */
-import { execFile } from 'node:child_process';
 import { chmod, mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OBEYING_FILE_MODES, runCli, startCli, uploaderEnv } from '../helpers/cli';
 import { md5 } from '../helpers/csv-fixtures';
 import type { TestServer } from '../helpers/local-server';
 import { eventually, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
+import { mountSmallDisk } from '../helpers/small-disk';
 
-const run = promisify(execFile);
 
 describe('payroll-uploader watch: a file that cannot be taken up is a failure, said in plain words', () => {
   let server: TestServer;
@@ -65,10 +63,9 @@ describe('payroll-uploader watch: a file that cannot be taken up is a failure, s
   }, 60_000);
 
   it('watch --once exits 1 for a file the journal cannot take (its disk is full), and the next run takes it', async () => {
-    const mountPoint = await folder('payroll-tmpfs-');
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint]);
+    const disk = await mountSmallDisk('2m', { at: await folder('payroll-tmpfs-') });
     try {
-      const dataDir = join(mountPoint, 'data');
+      const dataDir = join(disk.path, 'data');
       await mkdir(dataDir);
       const env = uploaderEnv(dataDir);
       const dir = await folder();
@@ -88,10 +85,10 @@ describe('payroll-uploader watch: a file that cannot be taken up is a failure, s
         }
       })();
       const once = startCli(['watch', dir, '--base-url', server.url, '--once', '--json'], env);
-      const filler = join(mountPoint, 'filler');
+      const filler = join(disk.path, 'filler');
       try {
         await eventually(() => once.events.find((e) => e.event === 'folder' && e.data.state === 'watching'), 30_000);
-        await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+        await disk.fill();
       } finally {
         filled = true;
         await toucher;
@@ -107,7 +104,7 @@ describe('payroll-uploader watch: a file that cannot be taken up is a failure, s
       expect(again.code, again.stderr).toBe(0);
       expect(uploaded(md5(content))).toBe(1);
     } finally {
-      await run('umount', ['-l', mountPoint]);
+      await disk.remove();
     }
   }, 120_000);
 

@@ -3,9 +3,7 @@
  * reproduces one cause of a file called uploaded that the service does not hold, or of work sent to the wrong place.
  */
 import { lstat, mkdir, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { execFile } from 'node:child_process';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared';
 import { runCli, startCli, uploaderEnv } from '../helpers/cli';
@@ -15,6 +13,7 @@ import { TEST_CLIENT, api, eventually, getToken, startTestServer, tempDir } from
 import { censusCsv } from '../helpers/queue-kit';
 import { requestLog } from '../../electron/server/local/request-log';
 import { CLAIMS_FOLDER, CLAIM_RECORDS, claimOwner } from '../../electron/core/queue/folder-claims';
+import { mountSmallDisk } from '../helpers/small-disk';
 
 async function listFiles(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true, withFileTypes: true }))
@@ -306,11 +305,9 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
   }, 400_000);
 
   it('a full disk under the journal: said once, naming the data folder, and files seen meanwhile are picked up once space returns', async () => {
-    const mountPoint = await folder('payroll-tmpfs-');
-    const run = promisify(execFile);
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint]);
+    const disk = await mountSmallDisk('2m', { at: await folder('payroll-tmpfs-') });
     try {
-      const dataDir = join(mountPoint, 'data');
+      const dataDir = join(disk.path, 'data');
       await mkdir(dataDir);
       const env = { ...(await envFor()), PAYROLL_DATA_DIR: dataDir, PAYROLL_LOG_LEVEL: 'debug' };
       const dir = await folder();
@@ -320,8 +317,7 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
         await writeFile(join(dir, 'census-warm.csv'), warm);
         await eventually(() => watch.events.find((e) => e.event === 'result'), 60_000);
         // Fill the disk under the journal to the last byte.
-        await writeFile(join(mountPoint, 'filler'), Buffer.alloc(0));
-        await run('sh', ['-c', `dd if=/dev/zero of=${join(mountPoint, 'filler')} bs=4k 2>/dev/null || true`]);
+        const filler = await disk.fill();
         const contents = Array.from({ length: 5 }, (_, i) => censusCsv(`disk-full-${i}`, 30));
         await Promise.all(contents.map((c, i) => writeFile(join(dir, `census-full-${i}.csv`), c)));
         const full = () => watch.events.filter((e) => e.event === 'error' && /cannot be taken up for now/.test(String(e.data.message)));
@@ -332,7 +328,7 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
         await eventually(() => ((watch.stderr().match(/census-full-\d\.csv waits too/g) ?? []).length >= 10 ? true : undefined), 60_000);
         expect(full()).toHaveLength(1);
         for (const c of contents) expect(uploaded(server, md5(c))).toBe(0);
-        await rm(join(mountPoint, 'filler'));
+        await rm(filler);
         await eventually(() => watch.events.find((e) => e.event === 'notice' && /the upload journal can be written again/.test(String(e.data.message))), 60_000);
         await eventually(() => (contents.every((c) => uploaded(server, md5(c)) === 1) ? true : undefined), 120_000, 250);
         await eventually(async () => ((await listFiles(dir)).filter((f) => f.startsWith('uploaded/')).length === 6 ? true : undefined), 60_000);
@@ -341,7 +337,7 @@ describe('payroll-uploader: never "uploaded" unless the service holds the file, 
         await watch.exited;
       }
     } finally {
-      await run('umount', ['-l', mountPoint]);
+      await disk.remove();
     }
   }, 300_000);
 });

@@ -5,39 +5,36 @@
  * gets, says which file and why, and exits 1; the file stays queued, and once space is freed the next run sends it,
  * exactly once. Real `payroll-uploader` processes, a real local server, the data folder on a real 1 MB tmpfs.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFaults } from '../helpers/api-kit';
 import { runCli, startCli, uploaderEnv, type RunningCli } from '../helpers/cli';
 import { eventually, getToken, startTestServer, tempDir, type TestServer } from '../helpers/local-server';
 import { censusCsv, md5Of } from '../helpers/queue-kit';
+import { mountSmallDisk, type SmallDisk } from '../helpers/small-disk';
 
-const run = promisify(execFile);
 
 describe('payroll-uploader watch --once on a data folder whose disk fills', () => {
   let server: TestServer;
-  let mountPoint: string;
+  let disk: SmallDisk;
   let folder: string;
   let once: RunningCli | undefined;
 
   beforeAll(async () => {
     server = await startTestServer();
-    [mountPoint, folder] = await Promise.all([tempDir('watch-once-tmpfs-'), tempDir('watch-once-full-')]);
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
+    [disk, folder] = await Promise.all([mountSmallDisk('1m', { prefix: 'watch-once-tmpfs-' }), tempDir('watch-once-full-')]);
   });
   afterAll(async () => {
     once?.child.kill('SIGKILL');
     await once?.exited;
-    await run('umount', ['-l', mountPoint]).catch(() => undefined);
-    await Promise.all([mountPoint, folder].map((dir) => rm(dir, { recursive: true, force: true })));
+    await disk?.remove();
+    await rm(folder, { recursive: true, force: true });
     await server?.stop();
   });
 
   it('gives up on the file it cannot journal, says why and exits 1; the next run, with space, sends it once', async () => {
-    const dataDir = join(mountPoint, 'data');
+    const dataDir = join(disk.path, 'data');
     await mkdir(dataDir);
     const env = uploaderEnv(dataDir);
     const content = censusCsv('watch-once-disk-full');
@@ -50,8 +47,7 @@ describe('payroll-uploader watch --once on a data folder whose disk fills', () =
     once = startCli(['watch', folder, '--base-url', server.url, '--once'], env);
     await eventually(() => (server.ctx.db.prepare('SELECT count(*) AS n FROM files WHERE checksum = ?').get(md5Of(content)) as { n: number }).n > 0
       ? true : undefined, 60_000);
-    const filler = join(mountPoint, 'filler');
-    await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+    const filler = await disk.fill();
     // The upload held now answers once its 8 s are over; the tries after it are answered at once.
     await setFaults(server.url, await getToken(server.url), []);
 

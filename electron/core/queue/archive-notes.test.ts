@@ -3,39 +3,33 @@
  * is said, and never keeps the file itself from being filed. Real files on a full tmpfs (mounted as root): moving a
  * file there (a hard link) needs no space, the text of a new note does.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/local-server';
 import { startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
 import { errorCode } from '../../lib/fs-errors';
+import { mountSmallDisk, type SmallDisk } from '../../../test/helpers/small-disk';
 
-const run = promisify(execFile);
 
 let env: QueueEnv | undefined;
-let mountPoint: string | undefined;
+let disk: SmallDisk | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
-  if (mountPoint) {
-    await run('umount', ['-l', mountPoint]);
-    await rm(mountPoint, { recursive: true, force: true });
-  }
-  mountPoint = undefined;
+  await disk?.remove();
+  disk = undefined;
 });
 
 describe('notes beside filed files', () => {
   it('a refused file is filed in rejected/ even when its .error.txt cannot be written, and the clerk is told', async () => {
-    mountPoint = await tempDir('payroll-no-inodes-');
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
+    disk = await mountSmallDisk('1m', { prefix: 'payroll-no-inodes-' });
+    const mountPoint = disk.path;
     const folder = join(mountPoint, 'exports');
     await mkdir(join(folder, 'rejected'), { recursive: true });
     const path = join(folder, 'census-wrong.csv');
     await writeFile(path, 'foo,bar\n1,2\n');
     // The disk filled to the last byte.
-    await run('sh', ['-c', `dd if=/dev/zero of=${join(mountPoint, 'filler')} bs=4k 2>/dev/null || true`]);
+    await disk.fill();
     expect(await writeFile(join(mountPoint, 'probe'), 'x').then(() => undefined, (error: unknown) => errorCode(error))).toBe('ENOSPC');
     await rm(join(mountPoint, 'probe'), { force: true });
     env = await startQueueEnv();

@@ -3,31 +3,28 @@
  * the failure itself. That is said (an error event), never thrown where nothing catches it (the process would end),
  * and the file goes once space returns. Real queue, real server, the journal on a real 1 MB tmpfs.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { setFaults } from '../../../test/helpers/api-kit';
 import { answersAfter, gate } from '../../../test/helpers/held-answers';
-import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
+import { eventually, getToken } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+import { mountSmallDisk, type SmallDisk } from '../../../test/helpers/small-disk';
 
-const run = promisify(execFile);
 let env: QueueEnv | undefined;
-let mountPoint: string | undefined;
+let disk: SmallDisk | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
-  if (mountPoint) await run('umount', ['-l', mountPoint]);
-  mountPoint = undefined;
+  await disk?.remove();
+  disk = undefined;
 });
 
 it('a journal that fills while a handshake is out is said, not thrown, and the file goes once space returns', async () => {
   env = await startQueueEnv();
-  mountPoint = await tempDir('queue-tmpfs-');
-  await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
-  const dataDir = join(mountPoint, 'data');
+  disk = await mountSmallDisk('1m', { prefix: 'queue-tmpfs-' });
+  const dataDir = join(disk.path, 'data');
   await mkdir(dataDir);
   const token = await getToken(env.server.url);
   // The handshake's answer comes back only once the disk is full: it is slow, and it reaches the queue only once the
@@ -41,8 +38,7 @@ it('a journal that fills while a handshake is out is said, not thrown, and the f
   await queue.start();
   const job = queue.add(await env.write('census-full.csv', censusCsv('journal-full')))!;
   await eventually(() => (queue.job(job.id)?.state === 'granting' ? true : undefined), 20_000);
-  const filler = join(mountPoint, 'filler');
-  await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+  const filler = await disk.fill();
   diskFull.open();
 
   await eventually(() => errors.find((message) => /uploads cannot go on for now \(census-full\.csv first\): the disk that holds the data folder .* is full/.test(message)), 20_000);

@@ -6,34 +6,31 @@
  * the upload goes on from what the journal holds: sent once, nothing called uploaded before it is.
  * Real queue, real server, the journal on a real 1 MB tmpfs.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { LastingError } from '../notices/lasting-error';
 import { setFaults } from '../../../test/helpers/api-kit';
 import { answersAfter, gate } from '../../../test/helpers/held-answers';
-import { eventually, getToken, tempDir } from '../../../test/helpers/local-server';
+import { eventually, getToken } from '../../../test/helpers/local-server';
 import { censusCsv, md5Of, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+import { mountSmallDisk, type SmallDisk } from '../../../test/helpers/small-disk';
 
-const run = promisify(execFile);
 let env: QueueEnv | undefined;
-let mountPoint: string | undefined;
+let disk: SmallDisk | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
-  if (mountPoint) await run('umount', ['-l', mountPoint]);
-  mountPoint = undefined;
+  await disk?.remove();
+  disk = undefined;
 });
 
 it('a journal that fills during an upload holds the file back with backoff, says so once, and goes on once space returns', async () => {
   env = await startQueueEnv();
-  mountPoint = await tempDir('queue-tmpfs-');
-  await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
-  const dataDir = join(mountPoint, 'data');
+  disk = await mountSmallDisk('1m', { prefix: 'queue-tmpfs-' });
+  const dataDir = join(disk.path, 'data');
   await mkdir(dataDir);
   const token = await getToken(env.server.url);
   // The upload's answer comes back only once the disk is full: it is slow, and it reaches the queue only once the disk
@@ -52,8 +49,7 @@ it('a journal that fills during an upload holds the file back with backoff, says
   const content = censusCsv('journal-full-upload');
   const job = queue.add(await env.write('census-full-put.csv', content))!;
   await eventually(() => (queue.job(job.id)?.putStartedAt !== undefined ? true : undefined), 20_000);
-  const filler = join(mountPoint, 'filler');
-  await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
+  const filler = await disk.fill();
   diskFull.open();
 
   const said = await eventually(() => errors.find((error) => /census-full-put\.csv/.test(error.message)), 20_000);

@@ -3,34 +3,25 @@
  * or disk is full"), and nothing is left that a later start would take for a database. A real 1 MB tmpfs (mounted as
  * root), the real openDatabase.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/local-server';
 import { DB_FILE, openDatabase } from './database';
 import { DatabaseDiskFullError } from './database-errors';
+import { mountSmallDisk, type SmallDisk } from '../../../test/helpers/small-disk';
 
-const run = promisify(execFile);
-let mountPoint: string | undefined;
+let disk: SmallDisk | undefined;
 afterEach(async () => {
-  if (mountPoint) {
-    await run('umount', ['-l', mountPoint]);
-    await rm(mountPoint, { recursive: true, force: true });
-  }
-  mountPoint = undefined;
+  await disk?.remove();
+  disk = undefined;
 });
 
 /** A data folder on a fresh 1 MB tmpfs, and a filler that takes the rest of it (remove it for space to return). */
 async function fullDisk(): Promise<{ dataDir: string; filler: string }> {
-  mountPoint = await tempDir('server-db-tmpfs-');
-  await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
-  const dataDir = join(mountPoint, 'data');
+  disk = await mountSmallDisk('1m', { prefix: 'server-db-tmpfs-' });
+  const dataDir = join(disk.path, 'data');
   await mkdir(dataDir);
-  const filler = join(mountPoint, 'filler');
-  await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
-  return { dataDir, filler };
+  return { dataDir, filler: await disk.fill() };
 }
 
 function openError(dataDir: string): Error {

@@ -4,48 +4,38 @@
  * uploader waits with those words and sends the file once space returns. A real server with its data folder on a real
  * 1 MB tmpfs (mounted as root), real HTTP, the real upload queue.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { setFaults } from '../../../test/helpers/api-kit';
 import { fileIdOf, grantFor, metadata, putFile } from '../../../test/helpers/file-handshake';
 import type { TestServer } from '../../../test/helpers/local-server';
-import { eventually, getToken, startTestServer, tempDir } from '../../../test/helpers/local-server';
+import { eventually, getToken, startTestServer } from '../../../test/helpers/local-server';
 import { censusCsv, startQueueEnv, type QueueEnv } from '../../../test/helpers/queue-kit';
+import { mountSmallDisk, type SmallDisk } from '../../../test/helpers/small-disk';
 
-const run = promisify(execFile);
 let server: TestServer | undefined;
 let env: QueueEnv | undefined;
-let mountPoint: string | undefined;
+let disk: SmallDisk | undefined;
 afterEach(async () => {
   await env?.close();
   await server?.stop();
   env = undefined;
   server = undefined;
-  if (mountPoint) {
-    await run('umount', ['-l', mountPoint]);
-    await rm(mountPoint, { recursive: true, force: true });
-  }
-  mountPoint = undefined;
+  await disk?.remove();
+  disk = undefined;
 });
 
 /** A data folder on a fresh 1 MB tmpfs. */
 async function smallDisk(): Promise<string> {
-  mountPoint = await tempDir('server-tmpfs-');
-  await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
-  const dataDir = join(mountPoint, 'data');
+  disk = await mountSmallDisk('1m', { prefix: 'server-tmpfs-' });
+  const dataDir = join(disk.path, 'data');
   await mkdir(dataDir);
   return dataDir;
 }
 
 /** Fills the disk to its last byte; returns the filler, to remove for space to return. */
-async function fillDisk(): Promise<string> {
-  const filler = join(mountPoint as string, 'filler');
-  await run('sh', ['-c', `dd if=/dev/zero of=${filler} bs=4k 2>/dev/null || true`]);
-  return filler;
-}
+const fillDisk = (): Promise<string> => (disk as SmallDisk).fill();
 
 const stateOf = (running: TestServer, uploadUrl: string) =>
   (running.ctx.db.prepare('SELECT status FROM files WHERE id = ?').get(fileIdOf(uploadUrl)) as { status: string }).status;
