@@ -34,7 +34,7 @@ function OutcomeView({ outcome }: { outcome: BatchOutcome }) {
         <Text size="sm">{t.success(outcome.records, outcome.importId)}</Text>
         <Text size="sm" mt={4}>{t.successNext}</Text>
         <Group mt="xs">
-          <CopyButton value={outcome.importId} label={t.copyImportId} size="xs" variant="light" color="green" />
+          <CopyButton value={outcome.importId} label={t.copyImportId} size="xs" variant="default" />
         </Group>
       </Alert>
     );
