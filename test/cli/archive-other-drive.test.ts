@@ -13,7 +13,6 @@ import { eventually, startTestServer, tempDir, type TestServer } from '../helper
 import { CENSUS_HEADER } from '../helpers/queue-kit';
 import { mountSmallDisk } from '../helpers/small-disk';
 
-
 describe('payroll-uploader: archive folder on another drive, an export that pauses', () => {
   let server: TestServer;
   let dirs: string[] = [];

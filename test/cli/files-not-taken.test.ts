@@ -13,7 +13,6 @@ import { eventually, startTestServer, tempDir } from '../helpers/local-server';
 import { censusCsv } from '../helpers/queue-kit';
 import { mountSmallDisk } from '../helpers/small-disk';
 
-
 describe('payroll-uploader watch: a file that cannot be taken up is a failure, said in plain words', () => {
   let server: TestServer;
   let dirs: string[] = [];
@@ -85,10 +84,10 @@ describe('payroll-uploader watch: a file that cannot be taken up is a failure, s
         }
       })();
       const once = startCli(['watch', dir, '--base-url', server.url, '--once', '--json'], env);
-      const filler = join(disk.path, 'filler');
+      let filler: string | undefined;
       try {
         await eventually(() => once.events.find((e) => e.event === 'folder' && e.data.state === 'watching'), 30_000);
-        await disk.fill();
+        filler = await disk.fill();
       } finally {
         filled = true;
         await toucher;

@@ -14,7 +14,6 @@ import { eventually, getToken, startTestServer, tempDir, type TestServer } from 
 import { censusCsv, md5Of } from '../helpers/queue-kit';
 import { mountSmallDisk, type SmallDisk } from '../helpers/small-disk';
 
-
 describe('payroll-uploader watch --once on a data folder whose disk fills', () => {
   let server: TestServer;
   let disk: SmallDisk;
