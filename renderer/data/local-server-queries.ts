@@ -1,6 +1,6 @@
 /** Data of the Local server screen: its state, client credentials, webhook, request log and fault rules. */
 import { useQueryClient } from '@tanstack/react-query';
-import { keyOf, useBridgeMutation, useBridgeQuery } from './bridge-queries';
+import { putAnswer, useBridgeMutation, useBridgeQuery } from './bridge-queries';
 
 /** How often the request log refreshes while the screen is open. */
 export const REQUEST_LOG_REFRESH_MS = 3000;
@@ -12,7 +12,7 @@ function useStateChange(method: 'localServer.start' | 'localServer.stop') {
   const client = useQueryClient();
   return useBridgeMutation(method, {
     onSuccess: (state) => {
-      client.setQueryData(keyOf('localServer.state', {}), state);
+      putAnswer(client, 'localServer.state', {}, state);
       void client.invalidateQueries({ predicate: (q) => {
         const [name] = q.queryKey as [string];
         return name.startsWith('localServer.') && name !== 'localServer.state' || name === 'settings.get' || name.startsWith('credentials.');
@@ -32,7 +32,7 @@ export function useSetWebhook() {
   const client = useQueryClient();
   return useBridgeMutation('localServer.webhook.set', {
     onSuccess: ({ secret: _shownOnce, ...view }) => {
-      client.setQueryData(keyOf('localServer.webhook.get', {}), view);
+      putAnswer(client, 'localServer.webhook.get', {}, view);
       void client.invalidateQueries({ queryKey: ['localServer.state'] });
     },
   });
@@ -48,7 +48,7 @@ export const useFaults = (running: boolean) => useBridgeQuery('localServer.fault
 function useFaultChange(method: 'localServer.faults.set' | 'localServer.faults.clear') {
   const client = useQueryClient();
   return useBridgeMutation(method, {
-    onSuccess: (answer) => client.setQueryData(keyOf('localServer.faults.list', {}), answer),
+    onSuccess: (answer) => putAnswer(client, 'localServer.faults.list', {}, answer),
   });
 }
 export const useSetFaults = () => useFaultChange('localServer.faults.set');

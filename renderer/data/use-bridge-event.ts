@@ -1,10 +1,10 @@
 /** Live events from the core: a hook for one event, and the wiring that keeps the query cache current. */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { BridgeEvent, BridgeEventName, JobProgressView, JobView, JobWindow } from '../../shared/bridge';
+import type { BridgeApi, BridgeEvent, BridgeEventName, JobProgressView, JobView, JobWindow } from '../../shared/bridge';
 import { useBridge } from './bridge-context';
 import { createEventBatcher, type Schedule } from './event-batcher';
-import { keyOf } from './bridge-queries';
+import { keyOf, putAnswer } from './bridge-queries';
 import { applyNoticeChange, EMPTY_NOTICES, fromList, type NoticeChange, type NoticeItem, type NoticesState } from './notices-state';
 
 export type { NoticeItem, NoticesState } from './notices-state';
@@ -32,6 +32,44 @@ type LiveEvent =
   /** The queue must be fetched again (the service uploads go to changed): after the events before it, never before. */
   | { kind: 'refetchQueue' };
 
+/** A window of rows with these jobs' latest views put in: moved on in place, new ones added, finished ones taken out. */
+function withJobs(current: JobWindow, jobs: Iterable<JobView>): JobWindow {
+  const byId = new Map(current.items.map((job) => [job.id, job]));
+  let total = current.total;
+  for (const job of jobs) {
+    const had = byId.has(job.id);
+    if (job.finished) {
+      if (had) { byId.delete(job.id); total -= 1; }
+    } else {
+      if (!had) total += 1;
+      byId.set(job.id, job);
+    }
+  }
+  return { total: Math.max(total, byId.size), items: [...byId.values()].sort((a, b) => a.foundAt - b.foundAt || a.id - b.id) };
+}
+
+/** The fetches of the queue under way, by client: each keeps the job events put into the cache meanwhile. */
+const queueFetches = new WeakMap<QueryClient, Set<JobView[]>>();
+
+/**
+ * The queue as the core answers it, with the job events put into the cache while the answer was on its way put in
+ * again. The answer may have been made before such an event: in browser mode it comes on another connection than the
+ * events, and could land after one and put the row back as it was (a file shown waiting after the event said it was
+ * uploaded). An event older than the answer, put in again, is followed by the newer event that made the answer newer:
+ * the core tells every change of a job, in order, so each row ends as its last event says.
+ */
+export async function fetchQueue(client: QueryClient, bridge: Pick<BridgeApi, 'call'>): Promise<JobWindow> {
+  let fetches = queueFetches.get(client);
+  if (!fetches) queueFetches.set(client, (fetches = new Set()));
+  const meanwhile: JobView[] = [];
+  fetches.add(meanwhile);
+  try {
+    return withJobs(await bridge.call('jobs.query', QUEUE_QUERY), meanwhile);
+  } finally {
+    fetches.delete(meanwhile);
+  }
+}
+
 /**
  * Applies a frame's worth of job and progress events to the cached queue and progress.
  *
@@ -40,7 +78,8 @@ type LiveEvent =
  * retry" from outliving a change of service: the fetch asked for by a folder state is made after the job events that
  * came before it (the old pipeline's last words, gathered in the same frame, would otherwise land on the fresh answer),
  * and an event written into a queue that is waiting to be fetched again (the Queue screen is not open) leaves it so:
- * writing into the cache would otherwise count as fresh data, and the screen would open on the old rows.
+ * writing into the cache would otherwise count as fresh data, and the screen would open on the old rows. A fetch under
+ * way gets these events put into its answer (fetchQueue).
  */
 export function applyLiveEvents(client: QueryClient, events: LiveEvent[]): void {
   const jobs = new Map<number, JobView>();
@@ -52,22 +91,9 @@ export function applyLiveEvents(client: QueryClient, events: LiveEvent[]): void 
     else refetchQueue = true;
   }
   if (jobs.size > 0) {
+    for (const meanwhile of queueFetches.get(client) ?? []) meanwhile.push(...jobs.values());
     const outdated = client.getQueryState(queueKey)?.isInvalidated === true;
-    client.setQueryData<JobWindow>(queueKey, (current) => {
-      if (!current) return current;
-      const byId = new Map(current.items.map((job) => [job.id, job]));
-      let total = current.total;
-      for (const job of jobs.values()) {
-        const had = byId.has(job.id);
-        if (job.finished) {
-          if (had) { byId.delete(job.id); total -= 1; }
-        } else {
-          if (!had) total += 1;
-          byId.set(job.id, job);
-        }
-      }
-      return { total: Math.max(total, byId.size), items: [...byId.values()].sort((a, b) => a.foundAt - b.foundAt || a.id - b.id) };
-    });
+    client.setQueryData<JobWindow>(queueKey, (current) => current && withJobs(current, jobs.values()));
     // Still to be fetched again; a fetch under way (the screen is open) brings the answer that settles it.
     if (outdated && !refetchQueue) void client.invalidateQueries({ queryKey: queueKey, refetchType: 'none' });
   }
@@ -175,14 +201,14 @@ export function useLiveUpdates(schedule?: Schedule): void {
       bridge.on('progress', (progress) => batcher.push({ kind: 'progress', progress })),
       bridge.on('batch', () => { void client.invalidateQueries({ queryKey: ['batches.list'] }); refreshHistory(); }),
       bridge.on('folder', (state) => {
-        client.setQueryData(keyOf('watch.state', {}), state);
+        putAnswer(client, 'watch.state', {}, state);
         // A notice that the watch stopped is over once it watches again.
         if (state.state === 'watching') dropNotices(client, (notice) => notice.until === 'watching');
         // Said whenever the service uploads go to changes too: which queued files wait for another one changes with it.
         // Through the batcher, so the fetch comes after the job events that came before this one.
         batcher.push({ kind: 'refetchQueue' });
       }),
-      bridge.on('localServer', (state) => client.setQueryData(keyOf('localServer.state', {}), state)),
+      bridge.on('localServer', (state) => putAnswer(client, 'localServer.state', {}, state)),
       bridge.on('notice', (notice) => applyNoticeEvent(client, { kind: 'notice', notice })),
       bridge.on('noticesGone', (gone) => applyNoticeEvent(client, { kind: 'gone', gone })),
     ];

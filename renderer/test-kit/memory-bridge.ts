@@ -29,7 +29,7 @@ export type MemoryBridge = BridgeApi & {
   /** Every call made, in order. */
   calls: { method: BridgeMethodName; request: unknown }[];
   emit<E extends BridgeEventName>(event: E, payload: BridgeEvent<E>): void;
-  /** Replaces one method's answer. */
+  /** Replaces one method's answer; a promise holds it until it settles. */
   override<M extends BridgeMethodName>(method: M, handler: Handler<M>): void;
 };
 
@@ -187,11 +187,15 @@ export function createMemoryBridge(initial: Partial<MemoryState> & { platform?: 
       return new Promise((resolve, reject) => {
         // Answers arrive asynchronously, as over IPC or HTTP.
         setTimeout(() => {
+          const failed = (error: unknown) => reject(error instanceof Error ? error : new Error(String(error)));
           try {
             if (!handler) throw fail('unsupported', `${method} is not in the test bridge`);
-            resolve(structuredClone(handler(request)) as BridgeResponse<M>);
+            const answer = handler(request);
+            // A held answer (an override's promise) is given once the test lets it go.
+            if (answer instanceof Promise) answer.then((held) => resolve(structuredClone(held) as BridgeResponse<M>), failed);
+            else resolve(structuredClone(answer) as BridgeResponse<M>);
           } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
+            failed(error);
           }
         }, 0);
       });

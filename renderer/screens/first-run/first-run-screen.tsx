@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { PROFILE_NAMES, type ProfileName } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
 import { useBridge } from '../../data/bridge-context';
-import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { putAnswer, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
 import { useSetupGate } from '../../shell/setup-gate';
 import { FolderForm } from '../settings/folder-form';
 import { ProductionConfirm } from '../settings/production-confirm';
@@ -65,7 +65,7 @@ export function FirstRunScreen() {
   }, [step]);
   const chosen = profile ?? settings.data?.settings.activeProfile ?? 'local';
   const choose = useBridgeMutation('profile.switch', {
-    onSuccess: (next) => { client.setQueryData(keyOf('settings.get', {}), next); setStep(1); },
+    onSuccess: (next) => { putAnswer(client, 'settings.get', {}, next); setStep(1); },
   });
   /**
    * Starts watching the saved folder and ends the set-up on the Queue. A folder that is not there is most likely a
@@ -79,7 +79,7 @@ export function FirstRunScreen() {
       if (state.state === 'missing') return t.folder.missing(folder, bridge.platform === 'desktop');
       // The Queue opens on this state, not on the "stopped" one kept from saving the folder: it would say "Not
       // watching", then "Watching" once the core's event came, and announce the change as news.
-      client.setQueryData(keyOf('watch.state', {}), state);
+      putAnswer(client, 'watch.state', {}, state);
     } catch {
       // Told on the Queue (the folder's state and why).
     }

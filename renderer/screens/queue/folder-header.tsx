@@ -11,7 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { FolderState } from '../../../shared/bridge';
 import { PROFILE_TITLES } from '../../../shared/settings.schema';
-import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { putAnswer, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
 import { useNotices, type NoticeItem } from '../../data/use-bridge-event';
 import { ErrorAlert } from '../../components/error-alert';
 import { useAnnouncer } from '../../components/live-announcer';
@@ -75,7 +75,7 @@ function StateNews({ folder }: { folder: FolderState }) {
 export function FolderHeader() {
   const client = useQueryClient();
   const state = useBridgeQuery('watch.state', {});
-  const onSuccess = (next: FolderState) => client.setQueryData(keyOf('watch.state', {}), next);
+  const onSuccess = (next: FolderState) => putAnswer(client, 'watch.state', {}, next);
   const pause = useBridgeMutation('watch.pause', { onSuccess });
   const resume = useBridgeMutation('watch.resume', { onSuccess });
   const start = useBridgeMutation('watch.start', { onSuccess });

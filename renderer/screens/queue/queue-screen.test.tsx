@@ -440,4 +440,39 @@ describe('QueueScreen', () => {
     bridge.emit('result', { ...job, state: 'uploaded', outcome: 'uploaded', finished: true });
     expect(await screen.findByRole('heading', { name: 'Nothing waiting' })).toBeTruthy();
   });
+
+  // In browser mode an answer and the events come on different connections: an answer made before an event can land after it.
+  it('keeps the folder state an event said while an answer made before it is still on its way', async () => {
+    const bridge = createMemoryBridge({ folder: watching });
+    let release: (() => void) | undefined;
+    bridge.override('watch.state', () => new Promise((resolve) => { release = () => resolve(watching); }));
+    renderScreen(<LiveQueue />, bridge);
+    await waitFor(() => expect(release).toBeDefined());
+    bridge.emit('folder', { ...watching, state: 'paused' });
+    expect(await screen.findByText('Paused')).toBeTruthy();
+    release!();
+    await afterFlush();
+    await afterFlush();
+    expect(screen.getByText('Paused')).toBeTruthy();
+    expect(screen.queryByText('Watching')).toBeNull();
+  });
+
+  it('keeps what a job event said while an answer of the queue made before it is still on its way', async () => {
+    const job = makeJob({ name: 'census-race.csv', state: 'uploading' });
+    const bridge = createMemoryBridge({ folder: watching, jobs: [job] });
+    renderScreen(<LiveQueue />, bridge);
+    await screen.findByText('census-race.csv');
+    // The queue is asked for again (a folder state came), answered while the file was still uploading.
+    let release: (() => void) | undefined;
+    bridge.override('jobs.query', () => new Promise((resolve) => { release = () => resolve({ total: 1, items: [job] }); }));
+    bridge.emit('folder', watching);
+    await waitFor(() => expect(release).toBeDefined());
+    bridge.emit('result', { ...job, state: 'uploaded', outcome: 'uploaded', finished: true });
+    expect(await screen.findByRole('heading', { name: 'Nothing waiting' })).toBeTruthy();
+    release!();
+    await afterFlush();
+    await afterFlush();
+    expect(screen.getByRole('heading', { name: 'Nothing waiting' })).toBeTruthy();
+    expect(screen.queryByText('census-race.csv')).toBeNull();
+  });
 });

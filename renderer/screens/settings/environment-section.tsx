@@ -11,7 +11,7 @@ import { useRef, useState } from 'react';
 import type { SettingsView } from '../../../shared/bridge';
 import { PROFILE_NAMES, type ProfileName, type Settings } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
-import { keyOf, useBridgeMutation } from '../../data/bridge-queries';
+import { putAnswer, useBridgeMutation } from '../../data/bridge-queries';
 import { ProductionConfirm } from './production-confirm';
 import { ProfileForm } from './profile-form';
 import { settingsText } from './settings-text';
@@ -41,7 +41,7 @@ export function EnvironmentSection({ settings }: { settings: Settings }) {
     // Callbacks given to mutate run for this attempt only, so an older answer never shows as the latest.
     change.mutate({ profile }, {
       onSuccess: (next: SettingsView) => {
-        client.setQueryData(keyOf('settings.get', {}), next);
+        putAnswer(client, 'settings.get', {}, next);
         void client.invalidateQueries({ queryKey: ['credentials.status'] });
         const now = next.settings.activeProfile;
         setPicked(null);

@@ -9,7 +9,7 @@ import type { SettingsPatchView } from '../../../shared/bridge';
 import { PREFLIGHT_MODES, settingsSchema, type Settings } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
 import { useBridge } from '../../data/bridge-context';
-import { keyOf } from '../../data/bridge-queries';
+import { putAnswer } from '../../data/bridge-queries';
 import { applyFieldErrors } from './field-errors';
 import { settingsText } from './settings-text';
 import { StatusNote } from './status-note';
@@ -102,7 +102,7 @@ export function FilesForm({ settings }: { settings: Settings }) {
     };
     try {
       const next = await bridge.call('settings.patch', patch);
-      client.setQueryData(keyOf('settings.get', {}), next);
+      putAnswer(client, 'settings.get', {}, next);
       reset(valuesOf(next.settings));
       setSaved(true);
     } catch (error) {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { settingsSchema } from '../../../shared/settings.schema';
 import { ErrorAlert } from '../../components/error-alert';
 import { useBridge } from '../../data/bridge-context';
-import { keyOf } from '../../data/bridge-queries';
+import { putAnswer } from '../../data/bridge-queries';
 import { applyFieldErrors } from './field-errors';
 import { settingsText } from './settings-text';
 import { StatusNote } from './status-note';
@@ -38,7 +38,7 @@ export function FolderForm({ folder, onSaved, saveLabel = t.save }: {
     setSaved(null); setFailure(null);
     try {
       const state = await bridge.call('watch.setFolder', { folder: next });
-      client.setQueryData(keyOf('watch.state', {}), state);
+      putAnswer(client, 'watch.state', {}, state);
       await client.invalidateQueries({ queryKey: ['settings.get'] });
       const problem = await onSaved?.(next);
       if (problem) return setError('folder', { message: problem }, { shouldFocus: true });

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { CredentialTest, SettingsView } from '../../../shared/bridge';
 import { baseUrlSchema, type ProfileName } from '../../../shared/settings.schema';
 import { ErrorAlert, errorMessage } from '../../components/error-alert';
-import { keyOf, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
+import { putAnswer, useBridgeMutation, useBridgeQuery } from '../../data/bridge-queries';
 import { useBridge } from '../../data/bridge-context';
 import { applyFieldErrors } from './field-errors';
 import { settingsText } from './settings-text';
@@ -60,7 +60,7 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected,
   });
   const remove = useBridgeMutation('credentials.delete', {
     onSuccess: (next) => {
-      client.setQueryData(keyOf('credentials.status', { profile }), next);
+      putAnswer(client, 'credentials.status', { profile }, next);
       // The core also took the client ID out of the settings.
       void client.invalidateQueries({ queryKey: ['settings.get'] });
       reset({ ...form.getValues(), clientId: '', clientSecret: '' });
@@ -102,11 +102,11 @@ export function ProfileForm({ profile, settings, mode = 'settings', onConnected,
     try {
       if ((values.baseUrl ?? '') !== (settings.profiles[profile].baseUrl ?? '')) {
         const next = await bridge.call('settings.patch', { profiles: { [profile]: { baseUrl: values.baseUrl ?? null } } });
-        client.setQueryData(keyOf('settings.get', {}), next);
+        putAnswer(client, 'settings.get', {}, next);
       }
       if (hasSecret) {
         const next = await bridge.call('credentials.set', { profile, clientId: values.clientId, clientSecret: values.clientSecret });
-        client.setQueryData(keyOf('credentials.status', { profile }), next);
+        putAnswer(client, 'credentials.status', { profile }, next);
       }
       reset({ ...values, baseUrl: values.baseUrl ?? '', clientSecret: '' });
       setSaved(true);

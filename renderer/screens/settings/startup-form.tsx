@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorAlert } from '../../components/error-alert';
 import { useBridge } from '../../data/bridge-context';
-import { keyOf } from '../../data/bridge-queries';
+import { putAnswer } from '../../data/bridge-queries';
 import { settingsText } from './settings-text';
 import { StatusNote } from './status-note';
 
@@ -21,7 +21,7 @@ export function StartupForm({ startAtLogin }: { startAtLogin: boolean }) {
     setSaving(true); setSaved(null); setFailure(null);
     try {
       const next = await bridge.call('settings.patch', { startAtLogin: enabled });
-      client.setQueryData(keyOf('settings.get', {}), next);
+      putAnswer(client, 'settings.get', {}, next);
       setSaved(next.settings.startAtLogin ?? false);
     } catch (error) {
       setFailure(error);
