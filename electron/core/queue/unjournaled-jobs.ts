@@ -23,12 +23,17 @@ export const isJournalError = (error: unknown): boolean => typeof (error as { ra
 export type UnjournaledJobs = {
   /** The failure of `job`'s step could not be journaled (`failure`): it is held back, and that is said if it is news. */
   failed(job: Job, failure: unknown): void;
-  /** Milliseconds until a held job may be tried again (0 or less: now, or not held). */
-  left(id: number): number;
+  /**
+   * Milliseconds until a held job may be tried again (0 or less: now, or not held), as of `at` on the monotonic clock
+   * (`monotonic()`). A pass of the queue asks this and nextDue as of one instant: asked at two, a hold that ends between
+   * them would be neither tried (still held at the first) nor woken for (over at the second), and the job would wait
+   * until something else woke the queue.
+   */
+  left(id: number, at: number): number;
   /** A held job's tries in a row that could not be journaled, and why the last could not be (undefined: not held). */
   hold(id: number): { tries: number; problem: string } | undefined;
-  /** The soonest time (epoch ms, from `now`) a job held back now may be tried again; undefined: none is. */
-  nextDue(now: number): number | undefined;
+  /** The soonest time (epoch ms, from `now`) a job held back as of `at` (monotonic) may be tried again; undefined: none is. */
+  nextDue(now: number, at: number): number | undefined;
   /** A step of the job ended journaled: it is no longer held; once none is, the problem is said to be over. */
   journaled(id: number): void;
 };
@@ -44,10 +49,11 @@ export type UnjournaledOptions = {
   over: (end: 'journal-written') => void;
 };
 
+/** The clock holds are kept on: a wall clock set back while a job is held must not hold it longer. */
+export const monotonic = (): number => performance.now();
+
 export function trackUnjournaled(options: UnjournaledOptions): UnjournaledJobs {
   const { logger } = options;
-  // The monotonic clock: a wall clock set back while a job is held must not hold it longer.
-  const monotonic = (): number => performance.now();
   /** Per held job: its tries in a row that could not be journaled, when (monotonic) it may go again, and why. */
   const held = new Map<number, { tries: number; due: number; problem: string }>();
   /** What was said last, and when (monotonic): the same problem is not said again at every try. */
@@ -71,18 +77,17 @@ export function trackUnjournaled(options: UnjournaledOptions): UnjournaledJobs {
       logger.error(message);
       options.emit('error', new LastingError(message, 'journal-written', { cause: failure }));
     },
-    left(id) {
+    left(id, at) {
       const hold = held.get(id);
-      return hold ? hold.due - monotonic() : 0;
+      return hold ? hold.due - at : 0;
     },
     hold(id) {
       const hold = held.get(id);
       return hold ? { tries: hold.tries, problem: hold.problem } : undefined;
     },
-    nextDue(now) {
+    nextDue(now, at) {
       // Only holds still running: a job whose hold is over waits for its step to start (a free slot), not for a time.
-      const t = monotonic();
-      const lefts = [...held.values()].map((hold) => hold.due - t).filter((left) => left > 0);
+      const lefts = [...held.values()].map((hold) => hold.due - at).filter((left) => left > 0);
       return lefts.length > 0 ? now + Math.min(...lefts) : undefined;
     },
     journaled(id) {

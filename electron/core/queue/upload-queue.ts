@@ -29,7 +29,7 @@ import { journalWriteProblem } from './journal-errors';
 import { sendManualBatch } from './manual-batches';
 import type { QueueApi } from './queue-api';
 import { createCoreTransitions, type QueueCore } from './queue-core';
-import { isJournalError, trackUnjournaled } from './unjournaled-jobs';
+import { isJournalError, monotonic, trackUnjournaled } from './unjournaled-jobs';
 import { uploadJob } from './upload-step';
 
 export type UploadQueueOptions = {
@@ -223,7 +223,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
    * space; the journal still holds its last committed state, from which the next run goes on.
    */
   const givenUpUnjournaled = (job: Job): boolean => retry.giveUp && (unjournaled.hold(job.id)?.tries ?? 0) >= retry.failAfter;
-  const heldBack = (job: Job): boolean => unjournaled.left(job.id) > 0 || givenUpUnjournaled(job);
+  /** Whether the job is held back as of `at` (monotonic), the instant of the pump's pass (unjournaled.left). */
+  const heldBack = (job: Job, at: number): boolean => unjournaled.left(job.id, at) > 0 || givenUpUnjournaled(job);
 
   let running = false;
   let closed = false;
@@ -410,6 +411,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   const pump = (): void => {
     if (!running) return;
     const t = now();
+    // The one instant this pass holds jobs back as of, and wakes for those held (unjournaled.left).
+    const mono = monotonic();
     const settings = options.settings();
     const limit = settings.concurrency;
     fileTypeRules = settings.fileTypeRules;
@@ -422,7 +425,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     // Waiting jobs whose time has come go back to the step they wait for; a receipt file's upload not while a census
     // file found with it is on its way.
     for (const job of jobs) {
-      if (job.state !== 'waiting' || busy.has(job.id) || givenUp(job) || heldBack(job)) continue;
+      if (job.state !== 'waiting' || busy.has(job.id) || givenUp(job) || heldBack(job, mono)) continue;
       const left = dueIn(job, t);
       if (left > 0) later(t + left);
       else if (job.resumeState !== 'uploading' || !heldForCensus(job, first)) {
@@ -432,7 +435,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     jobs = liveWorked();
 
     for (const job of jobs) {
-      if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job) || heldBack(job)) continue;
+      if (!isOutcome(job.state) || busy.has(job.id) || givenUp(job) || heldBack(job, mono)) continue;
       const left = dueIn(job, t);
       if (left > 0) later(t + left);
       else work(job, (j) => archiveJob(core, j), (j, error) => archiveFailed(core, j, error));
@@ -441,13 +444,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     let readers = [...busy.keys()].filter((id) => READ_STATES.has(journal.job(id)?.state ?? '')).length;
     for (const job of jobs) {
       if (readers >= limit) break;
-      if (!READ_STATES.has(job.state) || busy.has(job.id) || heldBack(job)) continue;
+      if (!READ_STATES.has(job.state) || busy.has(job.id) || heldBack(job, mono)) continue;
       work(job, (j) => inspectFile(core, j), stepFailed);
       readers += 1;
     }
 
     if (!handshake) {
-      const ready = readyForGrant(jobs);
+      const ready = readyForGrant(jobs, mono);
       const stillReading = jobs.some((job) => READ_STATES.has(job.state));
       const oldest = Math.min(...ready.map((job) => job.stateChangedAt));
       if (ready.length >= LIMITS.submissionItems || (ready.length > 0 && (!stillReading || t - oldest >= grantBatchWaitMs))) {
@@ -488,13 +491,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     let uploads = [...busy.keys()].filter((id) => journal.job(id)?.state === 'uploading').length;
     for (const job of jobs) {
       // Held before the slots are counted: a receipt file waiting for its census says so, not that it is being sent.
-      if (job.state !== 'uploading' || busy.has(job.id) || heldBack(job) || heldForCensus(job, first)) continue;
+      if (job.state !== 'uploading' || busy.has(job.id) || heldBack(job, mono) || heldForCensus(job, first)) continue;
       if (uploads >= limit) break;
       work(job, (j) => uploadJob(core, j), (j, error) => stepFailed(j, error));
       uploads += 1;
     }
 
-    const held = unjournaled.nextDue(t);
+    const held = unjournaled.nextDue(t, mono);
     if (held !== undefined) later(held);
     wakeAt(wake);
     if (isIdle()) {
@@ -528,7 +531,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
    * Jobs in granting; of two with one checksum only the first goes now (the second follows once it is done). Census
    * files are listed before receipt files (census-first.ts).
    */
-  const readyForGrant = (jobs: Job[]): Job[] => {
+  const readyForGrant = (jobs: Job[], mono: number): Job[] => {
     const inFlight = new Set<string>();
     const ready: Job[] = [];
     for (const job of jobs) {
@@ -537,7 +540,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       if (!active || !job.md5) continue;
       if (inFlight.has(job.md5)) continue;
       inFlight.add(job.md5);
-      if (job.state === 'granting' && !busy.has(job.id) && !heldBack(job)) ready.push(job);
+      if (job.state === 'granting' && !busy.has(job.id) && !heldBack(job, mono)) ready.push(job);
     }
     return censusBeforeReceipts(ready);
   };
