@@ -1,7 +1,7 @@
 /** Live events from the core: a hook for one event, and the wiring that keeps the query cache current. */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { BridgeApi, BridgeEvent, BridgeEventName, JobProgressView, JobView, JobWindow } from '../../shared/bridge';
+import type { BridgeApi, BridgeError, BridgeEvent, BridgeEventName, JobProgressView, JobView, JobWindow } from '../../shared/bridge';
 import { useBridge } from './bridge-context';
 import { createEventBatcher, type Schedule } from './event-batcher';
 import { keyOf, putAnswer } from './bridge-queries';
@@ -18,7 +18,7 @@ export function useBridgeEvent<E extends BridgeEventName>(event: E, listener: (p
 }
 
 /** The in-flight files of the Queue screen: everything not yet filed away, oldest first. */
-export const QUEUE_QUERY = { finished: false, sort: { by: 'foundAt', dir: 'asc' }, limit: 500 } as const;
+const QUEUE_QUERY = { finished: false, sort: { by: 'foundAt', dir: 'asc' }, limit: 500 } as const;
 export const queueKey = keyOf('jobs.query', QUEUE_QUERY);
 /** Upload and hashing progress by job id, fed only by events. */
 export const progressKey = ['live', 'progress'] as const;
@@ -58,7 +58,7 @@ const queueFetches = new WeakMap<QueryClient, Set<JobView[]>>();
  * uploaded). An event older than the answer, put in again, is followed by the newer event that made the answer newer:
  * the core tells every change of a job, in order, so each row ends as its last event says.
  */
-export async function fetchQueue(client: QueryClient, bridge: Pick<BridgeApi, 'call'>): Promise<JobWindow> {
+async function fetchQueue(client: QueryClient, bridge: Pick<BridgeApi, 'call'>): Promise<JobWindow> {
   let fetches = queueFetches.get(client);
   if (!fetches) queueFetches.set(client, (fetches = new Set()));
   const meanwhile: JobView[] = [];
@@ -68,6 +68,13 @@ export async function fetchQueue(client: QueryClient, bridge: Pick<BridgeApi, 'c
   } finally {
     fetches.delete(meanwhile);
   }
+}
+
+/** The Queue screen's rows: the in-flight files, as fetchQueue answers them and the job events keep them. */
+export function useQueue() {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  return useQuery<JobWindow, BridgeError>({ queryKey: queueKey, queryFn: () => fetchQueue(client, bridge), staleTime: Infinity });
 }
 
 /**

@@ -1,17 +1,16 @@
 /** Queue: the watched folder and every file on its way, updated live from the core's events. */
 import { Paper, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import type { BridgeError, JobView, JobWindow } from '../../../shared/bridge';
+import type { JobView } from '../../../shared/bridge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { FOCUS_FALLBACK } from '../../components/focus-fallback';
 import { PageHeader } from '../../components/page-header';
 import { useWindowList } from '../../components/use-window-list';
 import { useBridgeQuery } from '../../data/bridge-queries';
-import { useBridge } from '../../data/bridge-context';
-import { fetchQueue, progressKey, queueKey, type ProgressById } from '../../data/use-bridge-event';
+import { progressKey, useQueue, type ProgressById } from '../../data/use-bridge-event';
 import { FolderHeader } from './folder-header';
 import { QueueJobDrawer, type OpenJob } from './queue-job-drawer';
 import { QueueJobRow, queueRowHeight, type RetryFailure } from './queue-job-row';
@@ -22,9 +21,7 @@ const NO_PROGRESS: ProgressById = {};
 const NO_JOBS: JobView[] = [];
 
 export function QueueScreen() {
-  const bridge = useBridge();
-  const client = useQueryClient();
-  const queue = useQuery<JobWindow, BridgeError>({ queryKey: queueKey, queryFn: () => fetchQueue(client, bridge), staleTime: Infinity });
+  const queue = useQueue();
   const { data: progress = NO_PROGRESS } = useQuery<ProgressById>({ queryKey: progressKey, queryFn: () => ({}), staleTime: Infinity });
   const folder = useBridgeQuery('watch.state', {}).data;
   const items = queue.data?.items ?? NO_JOBS;
